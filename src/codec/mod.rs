@@ -1,0 +1,1 @@
+//! Framing: bytes ⇄ event payloads (SSE, NDJSON), detection and limits.

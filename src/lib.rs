@@ -1,0 +1,19 @@
+//! agentwire: the AgentScope Runtime Agent API protocol and AG-UI, implemented once in Rust,
+//! usable natively and from JavaScript through WebAssembly.
+//!
+//! Entry points:
+//! - [`protocol`]: the Agent API model (events, messages, content parts, requests), serialised
+//!   byte for byte like the reference implementation.
+//! - [`codec`]: framing, bytes ⇄ event payloads: a WHATWG-complete SSE decoder, NDJSON, format
+//!   detection, limits, and the matching encoders.
+#![deny(rustdoc::broken_intra_doc_links)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic))]
+
+pub mod codec;
+mod error;
+pub mod protocol;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,1 @@
+//! The Agent API model of AgentScope Runtime.

@@ -1,0 +1,1 @@
+//! The JavaScript face (wasm32 only): classes and functions exported through wasm-bindgen.
