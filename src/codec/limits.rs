@@ -17,8 +17,8 @@ pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 /// let limits = Limits::new().with_max_event_bytes(8)?;
 /// let mut decoder = FrameDecoder::new(Format::Sse).with_limits(limits);
 /// // 10 bytes of one event, split over two chunks: over the limit of 8.
-/// decoder.push(b"data:", &mut |_| Ok(()))?;
-/// let err = decoder.push(b" 1234", &mut |_| Ok(())).unwrap_err();
+/// decoder.push(b"data:", |_| Ok(()))?;
+/// let err = decoder.push(b" 1234", |_| Ok(())).unwrap_err();
 /// assert_eq!(err.code(), ErrorCode::EventTooLarge);
 /// assert_eq!(err.offset(), Some(0));
 /// # Ok::<(), agentwire::Error>(())
@@ -84,6 +84,12 @@ mod tests {
     fn zero_is_rejected() {
         let err = Limits::new().with_max_event_bytes(0).unwrap_err();
         assert_eq!(err.code(), ErrorCode::InvalidOption);
-        assert_eq!(Limits::new().with_max_event_bytes(1).unwrap().max_event_bytes(), 1);
+        assert_eq!(
+            Limits::new()
+                .with_max_event_bytes(1)
+                .unwrap()
+                .max_event_bytes(),
+            1
+        );
     }
 }

@@ -336,12 +336,10 @@ impl SseDecoder {
                 self.event_type.clear();
                 self.event_type.push_str(value);
             }
-            b"id" => {
-                if memchr(0, value).is_none() {
-                    let value = utf8::check(value, start, value_at)?;
-                    self.last_event_id.clear();
-                    self.last_event_id.push_str(value);
-                }
+            b"id" if memchr(0, value).is_none() => {
+                let value = utf8::check(value, start, value_at)?;
+                self.last_event_id.clear();
+                self.last_event_id.push_str(value);
             }
             b"retry" => {
                 if let Some(ms) = parse_retry(value) {

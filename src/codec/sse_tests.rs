@@ -156,10 +156,7 @@ fn multi_line_data_joined_with_lf() {
 #[test]
 fn event_type_and_default() {
     let got = decode(&[b"event: add\ndata: 1\n\nevent:\ndata: 2\n\ndata: 3\n\n"]);
-    assert_eq!(
-        got,
-        vec![ev("1", 0).event("add"), ev("2", 20), ev("3", 36)]
-    );
+    assert_eq!(got, vec![ev("1", 0).event("add"), ev("2", 20), ev("3", 36)]);
 }
 
 #[test]
@@ -178,7 +175,10 @@ fn empty_data_buffer_not_dispatched() {
 #[test]
 fn id_persists_and_resets() {
     let got = decode(&[b"id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n"]);
-    assert_eq!(got, vec![ev("a", 0).id("1"), ev("b", 15).id("1"), ev("c", 24)]);
+    assert_eq!(
+        got,
+        vec![ev("a", 0).id("1"), ev("b", 15).id("1"), ev("c", 24)]
+    );
 }
 
 #[test]
@@ -199,7 +199,11 @@ fn retry_digits_only() {
     .unwrap();
     assert_eq!(
         got,
-        vec![ev("a", 0).retry(1500), ev("b", 21).retry(1500), ev("c", 41).retry(1500)]
+        vec![
+            ev("a", 0).retry(1500),
+            ev("b", 21).retry(1500),
+            ev("c", 41).retry(1500)
+        ]
     );
     assert_eq!(d.retry(), Some(30));
 }
@@ -212,7 +216,10 @@ fn unknown_fields_ignored() {
 
 #[test]
 fn last_event_flushed_at_finish() {
-    assert_eq!(decode(&[b"data: a\n\ndata: b"]), vec![ev("a", 0), ev("b", 9)]);
+    assert_eq!(
+        decode(&[b"data: a\n\ndata: b"]),
+        vec![ev("a", 0), ev("b", 9)]
+    );
     assert_eq!(decode(&[b"data: a\n"]), vec![ev("a", 0)]);
     assert_eq!(decode(&[b"data: a\r"]), vec![ev("a", 0)]);
     assert_eq!(decode(&[b"event: only\n"]), vec![]);
@@ -230,7 +237,10 @@ fn multibyte_split_inside_characters() {
 
 #[test]
 fn invalid_utf8_in_data_reports_line_offset() {
-    let (got, err) = decode_err(&[b"data: ok\n\ndata: a\n", b"data: \xC3(\n\n"], Limits::new());
+    let (got, err) = decode_err(
+        &[b"data: ok\n\ndata: a\n", b"data: \xC3(\n\n"],
+        Limits::new(),
+    );
     assert_eq!(got, vec![ev("ok", 0)]);
     assert_eq!(err.code(), ErrorCode::InvalidUtf8);
     assert_eq!(err.offset(), Some(18));
@@ -246,7 +256,10 @@ fn truncated_utf8_at_end_of_input() {
 
 #[test]
 fn invalid_utf8_in_comment_is_not_checked() {
-    assert_eq!(decode(&[b": \xFF\xFE\nfoo: \xFF\ndata: a\n\n"]), vec![ev("a", 0)]);
+    assert_eq!(
+        decode(&[b": \xFF\xFE\nfoo: \xFF\ndata: a\n\n"]),
+        vec![ev("a", 0)]
+    );
 }
 
 #[test]
@@ -301,7 +314,10 @@ fn sink_error_stops_and_poisons() {
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::ProtocolViolation);
     assert_eq!(seen, ["1", "2"]);
-    assert_eq!(d.finish(|_| Ok(())).unwrap_err().code(), ErrorCode::Finished);
+    assert_eq!(
+        d.finish(|_| Ok(())).unwrap_err().code(),
+        ErrorCode::Finished
+    );
 }
 
 /// One event of `n` data bytes, fed one byte at a time.
