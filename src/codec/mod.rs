@@ -7,6 +7,22 @@
 //! - Encoding: [`encode_sse`], [`encode_sse_event`], [`encode_sse_comment`] and
 //!   [`encode_ndjson`] append frames to a caller's buffer; [`SSE_CONTENT_TYPE`] and
 //!   [`NDJSON_CONTENT_TYPE`] (or [`Format::content_type`]) name them in HTTP.
+//!
+//! # Errors
+//!
+//! A decoder's `push` and `finish` return `INVALID_UTF8` (a payload, or an SSE `event`/`id`
+//! value, is not UTF-8; offset: where its line starts), `EVENT_TOO_LARGE` (an event spans more
+//! than [`Limits::max_event_bytes`]; raised as soon as that is known, offset: where the event
+//! starts), or the sink's own error. Every such error is fatal: events completed before the
+//! failing point, in the same chunk too, have been delivered; afterwards every call returns a
+//! `FINISHED` error until `reset()`. The frames delivered and the error (code and offset) are
+//! the same however the input is split into chunks.
+//!
+//! # Deviations from the browser `EventSource`
+//!
+//! Both are deliberate (see `reference/peers.md` §5.5):
+//! - the last event is dispatched at `finish()` even without a closing blank line;
+//! - invalid UTF-8 is an `INVALID_UTF8` error, not replaced with U+FFFD.
 
 mod decoder;
 mod detect;

@@ -19,6 +19,7 @@ use crate::{Error, ErrorCode, Result};
 /// are joined with `"\n"`; an empty `event` means `"message"`; an `id` containing NUL is
 /// ignored and the last event id persists across events; `retry` must be ASCII digits; unknown
 /// fields are ignored; a blank line dispatches the event unless its data buffer is empty.
+/// See <https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation>.
 ///
 /// # Example
 ///
@@ -48,6 +49,9 @@ use crate::{Error, ErrorCode, Result};
 /// At [`finish`](SseDecoder::finish) a pending event is dispatched even without a closing
 /// blank line. A browser `EventSource` discards it; agentwire delivers it on purpose, because
 /// real servers end their streams that way and clients that drop it lose the final event.
+///
+/// Where the spec decodes with U+FFFD replacement, agentwire reports invalid UTF-8 in a value it
+/// uses (`data`, `event`, `id`) as `INVALID_UTF8`; comments and ignored fields are not checked.
 ///
 /// Errors: see [`push`](SseDecoder::push). Any error poisons the decoder: later calls return a
 /// `FINISHED` error until [`reset`](SseDecoder::reset).
