@@ -1,5 +1,23 @@
-//! StreamAssembler: fold a protocol's event stream into a snapshot, with coalesced updates.
+//! StreamAssembler: fold a protocol's event stream, pushed as raw bytes, into a snapshot of the
+//! run, reporting what each chunk changed as a batch of coalesced [`Update`]s.
+//!
+//! Entry point: [`StreamAssembler`]. Tool-call arguments are parsed incrementally on demand
+//! ([`PartialJson`]).
 
+mod agent_api;
+mod core;
+mod detect;
+mod lean;
+mod options;
+mod outcome;
 mod partial_json;
+mod update;
+mod warning;
 
+pub use self::core::{StreamAssembler, MAX_WARNINGS};
+pub use agent_api::{ToolCall, ToolCallChange, MAX_PARTS_PER_MESSAGE};
+pub use options::{AssemblerOptions, Protocol};
+pub use outcome::Outcome;
 pub use partial_json::{Op, PartialJson, PathSegment};
+pub use update::Update;
+pub use warning::{Warning, WarningCode};

@@ -1,0 +1,895 @@
+//! Folding Agent API events (`/process` streams of AgentScope Runtime) into a response.
+//!
+//! Semantics follow DESIGN.md, "Semantics decisions", and `reference/agentscope-protocol.md`
+//! §2–§6:
+//! - `delta: true` content appends text (and refusal), deep-merges data with the builder rule,
+//!   concatenates `image_url` (as `Message.add_delta_content` does), and sets other fields;
+//!   `delta: false`/`null` replaces the part, whatever its status.
+//! - A completed part (in a content event or inside a completed message) is authoritative; when
+//!   it disagrees with what deltas assembled, it wins with a `CONTENT_MISMATCH` warning.
+//! - Content for an unknown message creates it (`UNANNOUNCED_MESSAGE`).
+//! - Nested `sequence_number`, `status` and `delta` inside `content`/`output` are ignored.
+//! - An event whose numeric `sequence_number` is not above the last one seen is a replay and is
+//!   ignored (`DUPLICATE_EVENT`).
+//! - A bare `{"error": "…"}` ends the run as failed with code `SERVER_ERROR`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::lean::LeanEvent;
+use super::outcome::Outcome;
+use super::partial_json::{Op, PartialJson};
+use super::update::Batch;
+
+mod view;
+use super::warning::{Warning, WarningCode};
+use crate::protocol::{
+    merge_data_into, parse_event, AgentResponse, Content, ContentBody, ErrorInfo, Event,
+    JsonMap, Message, MessageType, RunStatus,
+};
+use crate::{Error, ErrorCode, Result};
+
+/// The most content parts one message may have (an `index` above this is rejected): bounds
+/// the memory a hostile `index` can claim.
+pub const MAX_PARTS_PER_MESSAGE: usize = 4096;
+
+/// Where the event being applied came from, and how to report problems with it.
+pub(crate) struct EventCx<'b> {
+    pub(crate) batch: &'b mut Batch,
+    pub(crate) strict: bool,
+    pub(crate) offset: u64,
+    pub(crate) sequence_number: Option<i64>,
+}
+
+impl EventCx<'_> {
+    /// Records a tolerated violation, or fails in strict mode.
+    pub(crate) fn warn(&mut self, code: WarningCode, message: impl Into<String>) -> Result<()> {
+        let warning = Warning {
+            code,
+            message: message.into(),
+            offset: Some(self.offset),
+            sequence_number: self.sequence_number,
+        };
+        if self.strict && code != WarningCode::DuplicateEvent {
+            return Err(warning.into_error());
+        }
+        self.batch.warnings.push(warning);
+        Ok(())
+    }
+}
+
+/// A content part being assembled.
+#[derive(Debug)]
+pub(crate) struct PartSlot {
+    /// The part; its body holds the assembled value.
+    pub(crate) content: Content,
+    /// Whether a completed value arrived for it.
+    pub(crate) completed: bool,
+    /// Whether its value was built from `delta: true` events (then a completed value that
+    /// disagrees is a mismatch; after snapshots it is just the newer value).
+    pub(crate) from_deltas: bool,
+    /// The tool-call arguments mirror, once a consumer asked for parsed arguments.
+    pub(crate) mirror: Option<Box<ArgumentsMirror>>,
+}
+
+/// Incremental parse of a tool call's `arguments`, and what a consumer has seen of it.
+#[derive(Debug, Default)]
+pub(crate) struct ArgumentsMirror {
+    pub(crate) parser: PartialJson,
+    /// Bytes of the raw string the consumer has seen.
+    pub(crate) raw_seen: usize,
+    /// Whether the raw string was replaced since the consumer last looked.
+    pub(crate) raw_replaced: bool,
+}
+
+/// A message being assembled.
+#[derive(Debug)]
+pub(crate) struct MessageSlot {
+    /// The message's header fields (`content` stays `None`; parts are in `parts`).
+    pub(crate) message: Message,
+    pub(crate) parts: Vec<Option<PartSlot>>,
+}
+
+/// One tool call as seen so far (see [`StreamAssembler::tool_calls`]).
+///
+/// [`StreamAssembler::tool_calls`]: super::StreamAssembler::tool_calls
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    /// The id of the message carrying the call.
+    pub message_id: String,
+    /// The index of the part holding `{call_id, name, arguments}`.
+    pub index: usize,
+    /// The message type (`function_call`, `plugin_call` or `mcp_call`).
+    pub message_type: String,
+    /// The call id, when known.
+    pub call_id: Option<String>,
+    /// The tool name, when known.
+    pub name: Option<String>,
+    /// The arguments exactly as received (a JSON text, possibly unfinished).
+    pub arguments: String,
+    /// Whether the call's part (or message) is completed.
+    pub completed: bool,
+    /// The output of the matching `*_output` message (by `call_id`), when it arrived.
+    pub output: Option<Value>,
+}
+
+/// The change of one tool call's parsed arguments since the consumer last looked (see
+/// [`StreamAssembler::tool_call_changes`]).
+///
+/// [`StreamAssembler::tool_call_changes`]: super::StreamAssembler::tool_call_changes
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallChange {
+    /// The id of the message carrying the call.
+    pub message_id: String,
+    /// The index of the part holding the call.
+    pub index: usize,
+    /// Characters appended to the raw arguments (with `raw_replace`, the whole string).
+    pub raw_delta: String,
+    /// Whether the raw arguments were replaced rather than appended to.
+    pub raw_replace: bool,
+    /// Ops that turn the previously seen parsed value into the current best-effort value.
+    pub ops: Vec<Op>,
+}
+
+/// Whether a message type carries a tool call's arguments.
+fn is_call_type(t: &MessageType) -> bool {
+    matches!(
+        t,
+        MessageType::FunctionCall | MessageType::PluginCall | MessageType::McpToolCall
+    )
+}
+
+/// Whether a message type carries a tool call's output.
+fn is_output_type(t: &MessageType) -> bool {
+    matches!(
+        t,
+        MessageType::FunctionCallOutput
+            | MessageType::PluginCallOutput
+            | MessageType::McpToolCallOutput
+    )
+}
+
+/// The run's outcome for a terminal status, `None` for a non-terminal one.
+fn terminal_outcome(status: &RunStatus) -> Option<Outcome> {
+    match status {
+        RunStatus::Completed => Some(Outcome::Completed),
+        RunStatus::Failed => Some(Outcome::Failed),
+        RunStatus::Canceled => Some(Outcome::Canceled),
+        RunStatus::Rejected => Some(Outcome::Rejected),
+        RunStatus::Incomplete => Some(Outcome::Incomplete),
+        _ => None,
+    }
+}
+
+fn arguments_of(content: &Content) -> Option<&str> {
+    match &content.body {
+        ContentBody::Data { data: Some(data) } => data.get("arguments").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// The Agent API fold: everything known about the run so far.
+#[derive(Debug)]
+pub(crate) struct AgentApiFold {
+    pub(crate) response: AgentResponse,
+    pub(crate) response_seen: bool,
+    pub(crate) messages: Vec<MessageSlot>,
+    by_id: HashMap<String, usize>,
+    /// The slot of the last message looked up: consecutive deltas hit it without hashing.
+    last_slot: Option<usize>,
+    last_seq: Option<i64>,
+    pub(crate) outcome: Outcome,
+    /// Events with an unknown `object`, kept verbatim.
+    pub(crate) unknown_events: Vec<JsonMap>,
+    /// Whether consumers asked for parsed tool-call arguments (then they are kept up to date).
+    track_arguments: bool,
+    /// The order of messages in the final `output`, when it differs from arrival order.
+    pub(crate) output_order: Option<Vec<usize>>,
+}
+
+impl Default for AgentApiFold {
+    fn default() -> Self {
+        let mut response = AgentResponse::with_id(String::new(), 0);
+        response.id = None;
+        AgentApiFold {
+            response,
+            response_seen: false,
+            messages: Vec::new(),
+            by_id: HashMap::new(),
+            last_slot: None,
+            last_seq: None,
+            outcome: Outcome::Pending,
+            unknown_events: Vec::new(),
+            track_arguments: false,
+            output_order: None,
+        }
+    }
+}
+
+/// The most unknown events kept.
+const MAX_UNKNOWN_EVENTS: usize = 256;
+
+impl AgentApiFold {
+    /// Applies one event payload.
+    pub(crate) fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
+        // Fast path: a well-formed content event, read without building a `Value`.
+        if let Some(lean) = LeanEvent::parse(payload) {
+            if !lean.irregular && lean.object.as_deref() == Some("content") {
+                if let Some(done) = self.apply_lean_content(lean, cx)? {
+                    return Ok(done);
+                }
+            }
+        }
+        let event = match parse_event(payload) {
+            Ok(event) => event,
+            Err(error) if cx.strict => return Err(error.with_offset(cx.offset)),
+            Err(error) => {
+                return cx.warn(
+                    WarningCode::InvalidEvent,
+                    format!("An event was skipped: {}", error.message()),
+                )
+            }
+        };
+        if !self.accept_sequence(event.sequence_number(), cx)? {
+            return Ok(());
+        }
+        match event {
+            Event::Response(response) => self.on_response(response, cx),
+            Event::Message(message) => self.on_message(message, cx),
+            Event::Content(content) => self.on_content(content, cx),
+            Event::ServerError(e) => self.on_server_error(e.error, cx),
+            Event::Other(map) => self.on_unknown(map, cx),
+        }
+    }
+
+    /// Checks the `sequence_number` of an event: `false` for a replay (to be ignored).
+    fn accept_sequence(&mut self, seq: Option<i64>, cx: &mut EventCx<'_>) -> Result<bool> {
+        cx.sequence_number = seq;
+        let Some(seq) = seq else { return Ok(true) };
+        match self.last_seq {
+            Some(last) if seq <= last => {
+                cx.warn(
+                    WarningCode::DuplicateEvent,
+                    format!("Event {seq} was ignored: sequence number {last} was already seen."),
+                )?;
+                Ok(false)
+            }
+            Some(last) if seq > last.saturating_add(1) => {
+                self.last_seq = Some(seq);
+                cx.warn(
+                    WarningCode::SequenceGap,
+                    format!("Sequence numbers jumped from {last} to {seq}: events may be lost."),
+                )?;
+                Ok(true)
+            }
+            _ => {
+                self.last_seq = Some(seq);
+                Ok(true)
+            }
+        }
+    }
+
+    /// The content fast path. `Ok(None)` hands the event to the full path.
+    fn apply_lean_content(
+        &mut self,
+        lean: LeanEvent<'_>,
+        cx: &mut EventCx<'_>,
+    ) -> Result<Option<()>> {
+        let Some(content_type) = lean.content_type.as_deref() else {
+            return Ok(None);
+        };
+        // Text deltas are the hot path; everything else goes through `Content`.
+        let is_text_delta = content_type == "text"
+            && lean.delta == Some(true)
+            && lean.text.is_some()
+            && lean.status.as_deref() != Some("completed")
+            && lean.rest.iter().all(|(k, v)| k == "error" && v.is_null());
+        if !is_text_delta {
+            return Ok(None);
+        }
+        if !self.accept_sequence(lean.sequence_number.0, cx)? {
+            return Ok(Some(()));
+        }
+        let Some(msg_id) = lean.msg_id.as_deref() else {
+            cx.warn(
+                WarningCode::InvalidEvent,
+                "A content event without `msg_id` was skipped.",
+            )?;
+            return Ok(Some(()));
+        };
+        let slot = self.slot_for_content(msg_id, cx)?;
+        let Some(index) = self.part_index(slot, lean.index, cx)? else {
+            return Ok(Some(()));
+        };
+        let text = lean.text.unwrap_or(Cow::Borrowed(""));
+        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
+        let existing = message.parts.get_mut(index).and_then(Option::as_mut);
+        match existing {
+            Some(part) => match &mut part.content.body {
+                ContentBody::Text { text: stored } => {
+                    stored.get_or_insert_with(String::new).push_str(&text);
+                    part.from_deltas = true;
+                    cx.batch.text(slot, index, &text, false);
+                }
+                _ => {
+                    // A text delta onto a part of another type: the new type wins.
+                    let msg_id = message.message.id.clone();
+                    let content = lean_text_content(&msg_id, index, text.into_owned());
+                    return self.put_part(slot, index, content, false, true, cx).map(Some);
+                }
+            },
+            None => {
+                let msg_id = message.message.id.clone();
+                let content = lean_text_content(&msg_id, index, text.into_owned());
+                return self.put_part(slot, index, content, false, true, cx).map(Some);
+            }
+        }
+        if let Some(status) = lean.status.as_deref() {
+            if status != "in_progress" {
+                if let Some(Some(part)) = self
+                    .messages
+                    .get_mut(slot)
+                    .and_then(|m| m.parts.get_mut(index))
+                {
+                    part.content.status = Some(RunStatus::from_wire(status));
+                }
+            }
+        }
+        Ok(Some(()))
+    }
+
+    /// The message slot a content event belongs to, created (with a warning) when unknown.
+    fn slot_for_content(&mut self, msg_id: &str, cx: &mut EventCx<'_>) -> Result<usize> {
+        if let Some(slot) = self.lookup(msg_id) {
+            if let Some(m) = self.messages.get(slot) {
+                if m.message.status == RunStatus::Completed {
+                    cx.warn(
+                        WarningCode::EventAfterEnd,
+                        format!("Content arrived for message {msg_id} after it completed."),
+                    )?;
+                }
+            }
+            return Ok(slot);
+        }
+        cx.warn(
+            WarningCode::UnannouncedMessage,
+            format!("Content arrived for message {msg_id}, which was never announced."),
+        )?;
+        let mut message = Message::with_id(msg_id);
+        message.status = RunStatus::InProgress;
+        Ok(self.insert_message(message, cx))
+    }
+
+    fn lookup(&mut self, id: &str) -> Option<usize> {
+        if let Some(slot) = self.last_slot {
+            if self.messages.get(slot).map(|m| m.message.id.as_str()) == Some(id) {
+                return Some(slot);
+            }
+        }
+        let slot = self.by_id.get(id).copied();
+        if slot.is_some() {
+            self.last_slot = slot;
+        }
+        slot
+    }
+
+    fn insert_message(&mut self, message: Message, cx: &mut EventCx<'_>) -> usize {
+        let slot = self.messages.len();
+        self.by_id.insert(message.id.clone(), slot);
+        self.messages.push(MessageSlot {
+            message,
+            parts: Vec::new(),
+        });
+        self.last_slot = Some(slot);
+        cx.batch.touch_message(slot, true);
+        slot
+    }
+
+    /// The part index an event addresses: its `index`, or the next free one when null (a new
+    /// part, as `Message.add_delta_content` does). `None` when out of bounds (skipped).
+    fn part_index(
+        &mut self,
+        slot: usize,
+        index: Option<i64>,
+        cx: &mut EventCx<'_>,
+    ) -> Result<Option<usize>> {
+        let len = self.messages.get(slot).map_or(0, |m| m.parts.len());
+        let index = match index {
+            None => len,
+            Some(i) => match usize::try_from(i) {
+                Ok(i) if i < MAX_PARTS_PER_MESSAGE => i,
+                _ => {
+                    cx.warn(
+                        WarningCode::InvalidEvent,
+                        format!(
+                            "A content event with index {i} was skipped (allowed: 0 to {}).",
+                            MAX_PARTS_PER_MESSAGE - 1
+                        ),
+                    )?;
+                    return Ok(None);
+                }
+            },
+        };
+        Ok(Some(index))
+    }
+
+    fn on_content(&mut self, mut content: Content, cx: &mut EventCx<'_>) -> Result<()> {
+        let Some(msg_id) = content.msg_id.clone() else {
+            return cx.warn(
+                WarningCode::InvalidEvent,
+                "A content event without `msg_id` was skipped.",
+            );
+        };
+        let slot = self.slot_for_content(&msg_id, cx)?;
+        let Some(index) = self.part_index(slot, content.index, cx)? else {
+            return Ok(());
+        };
+        let completed = content.status == Some(RunStatus::Completed);
+        if content.delta == Some(true) {
+            content.index = Some(to_i64(index));
+            self.merge_delta(slot, index, content, completed, cx)
+        } else {
+            self.put_part(slot, index, content, completed, false, cx)
+        }
+    }
+
+    /// Applies a `delta: true` content event to part `index` of message `slot`.
+    fn merge_delta(
+        &mut self,
+        slot: usize,
+        index: usize,
+        content: Content,
+        completed: bool,
+        cx: &mut EventCx<'_>,
+    ) -> Result<()> {
+        let is_call = self
+            .messages
+            .get(slot)
+            .is_some_and(|m| is_call_type(&m.message.message_type));
+        let track = self.track_arguments;
+        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
+        let Some(Some(part)) = message.parts.get_mut(index) else {
+            // The first event of a part: it is the part.
+            return self.put_part(slot, index, content, completed, true, cx);
+        };
+        if part.content.body.type_str() != content.body.type_str() {
+            return self.put_part(slot, index, content, completed, true, cx);
+        }
+        part.from_deltas = true;
+        let mut text_delta: Option<String> = None;
+        let mut args_delta: Option<(String, bool)> = None;
+        let mut changed_other = false;
+        match (&mut part.content.body, content.body) {
+            (ContentBody::Text { text: stored }, ContentBody::Text { text: Some(new) }) => {
+                stored.get_or_insert_with(String::new).push_str(&new);
+                text_delta = Some(new);
+            }
+            (ContentBody::Refusal { refusal: stored }, ContentBody::Refusal { refusal: Some(new) }) => {
+                stored.get_or_insert_with(String::new).push_str(&new);
+                text_delta = Some(new);
+            }
+            (ContentBody::Image { image_url: stored }, ContentBody::Image { image_url: Some(new) }) => {
+                stored.get_or_insert_with(String::new).push_str(&new);
+                changed_other = true;
+            }
+            (ContentBody::Data { data: stored }, ContentBody::Data { data: Some(new) }) => {
+                let stored = stored.get_or_insert_with(JsonMap::new);
+                let old_is_string = stored.get("arguments").is_some_and(Value::is_string);
+                let piece = new.get("arguments").and_then(Value::as_str).map(str::to_owned);
+                merge_data_into(stored, new);
+                if is_call {
+                    match (piece, old_is_string, stored.get("arguments").and_then(Value::as_str)) {
+                        (Some(piece), true, Some(_)) => args_delta = Some((piece, false)),
+                        (Some(_), false, Some(whole)) => args_delta = Some((whole.to_owned(), true)),
+                        _ => {}
+                    }
+                }
+                changed_other = true;
+            }
+            (stored, new) => {
+                // Audio, file, video, unknown: the fields the delta carries are set.
+                overlay_body(stored, new);
+                changed_other = true;
+            }
+        }
+        for (key, value) in content.extra {
+            part.content.extra.insert(key, value);
+        }
+        if let Some(error) = content.error {
+            part.content.error = Some(error);
+        }
+        if let Some(delta) = text_delta {
+            cx.batch.text(slot, index, &delta, false);
+        }
+        if let Some((delta, replace)) = args_delta {
+            if track {
+                let mirror = part.mirror.get_or_insert_with(Box::default);
+                feed_mirror(mirror, &delta, replace);
+            }
+            cx.batch.arguments(slot, index, &delta, replace);
+        }
+        if changed_other {
+            cx.batch.touch_content(slot, index);
+        }
+        if completed {
+            self.complete_part(slot, index, cx);
+        }
+        Ok(())
+    }
+
+    /// Replaces part `index` of message `slot` with `content` (a snapshot, a completed value,
+    /// or the first event of a part).
+    fn put_part(
+        &mut self,
+        slot: usize,
+        index: usize,
+        mut content: Content,
+        completed: bool,
+        from_delta: bool,
+        cx: &mut EventCx<'_>,
+    ) -> Result<()> {
+        let track = self.track_arguments;
+        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
+        let is_call = is_call_type(&message.message.message_type);
+        if message.parts.len() <= index {
+            message.parts.resize_with(index + 1, || None);
+        }
+        content.sequence_number = None;
+        content.index = Some(to_i64(index));
+        content.delta = Some(false);
+        content.msg_id = Some(message.message.id.clone());
+        let part_slot = message.parts.get_mut(index).ok_or_else(internal)?;
+        let mut mismatch = false;
+        match part_slot {
+            None => {
+                match &content.body {
+                    ContentBody::Text { text } | ContentBody::Refusal { refusal: text } => {
+                        if let Some(text) = text.as_deref().filter(|t| !t.is_empty()) {
+                            cx.batch.text(slot, index, text, false);
+                        }
+                    }
+                    _ => cx.batch.touch_content(slot, index),
+                }
+                if is_call {
+                    if let Some(args) = arguments_of(&content) {
+                        cx.batch.arguments(slot, index, args, false);
+                    }
+                }
+                let mut part = PartSlot {
+                    content,
+                    completed: false,
+                    from_deltas: from_delta,
+                    mirror: None,
+                };
+                if track && is_call {
+                    let mut mirror = Box::<ArgumentsMirror>::default();
+                    if let Some(args) = arguments_of(&part.content) {
+                        feed_mirror(&mut mirror, args, true);
+                    }
+                    part.mirror = Some(mirror);
+                }
+                *part_slot = Some(part);
+            }
+            Some(part) => {
+                let same_type = part.content.body.type_str() == content.body.type_str();
+                match (&part.content.body, &content.body) {
+                    (ContentBody::Text { text: old }, ContentBody::Text { text: new })
+                    | (ContentBody::Refusal { refusal: old }, ContentBody::Refusal { refusal: new }) => {
+                        let old = old.as_deref().unwrap_or("");
+                        let new = new.as_deref().unwrap_or("");
+                        if old != new {
+                            mismatch = completed && part.from_deltas && !old.is_empty();
+                            match new.strip_prefix(old) {
+                                Some(rest) if !mismatch => cx.batch.text(slot, index, rest, false),
+                                _ => cx.batch.text(slot, index, new, true),
+                            }
+                        }
+                    }
+                    _ => {
+                        if part.content.body != content.body || !same_type {
+                            mismatch = completed && part.from_deltas && same_type;
+                            cx.batch.touch_content(slot, index);
+                        }
+                    }
+                }
+                if is_call {
+                    let old = arguments_of(&part.content).map(str::to_owned);
+                    match (old.as_deref(), arguments_of(&content)) {
+                        (Some(old), Some(new)) if old == new => {}
+                        (Some(old), Some(new)) if new.starts_with(old) => {
+                            let rest = new.get(old.len()..).unwrap_or("");
+                            if track {
+                                let mirror = part.mirror.get_or_insert_with(Box::default);
+                                feed_mirror(mirror, rest, false);
+                            }
+                            cx.batch.arguments(slot, index, rest, false);
+                        }
+                        (_, Some(new)) => {
+                            if track {
+                                let mirror = part.mirror.get_or_insert_with(Box::default);
+                                feed_mirror(mirror, new, true);
+                            }
+                            cx.batch.arguments(slot, index, new, true);
+                        }
+                        (_, None) => {}
+                    }
+                }
+                part.content.body = content.body;
+                part.content.error = content.error.or(part.content.error.take());
+                for (key, value) in content.extra {
+                    part.content.extra.insert(key, value);
+                }
+                part.from_deltas = from_delta;
+            }
+        }
+        if mismatch {
+            let msg_id = self
+                .messages
+                .get(slot)
+                .map(|m| m.message.id.clone())
+                .unwrap_or_default();
+            cx.warn(
+                WarningCode::ContentMismatch,
+                format!(
+                    "The completed value of part {index} of message {msg_id} disagrees with its \
+                     deltas; the completed value was kept."
+                ),
+            )?;
+        }
+        if completed {
+            self.complete_part(slot, index, cx);
+        }
+        Ok(())
+    }
+
+    /// Marks a part completed (once).
+    fn complete_part(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) {
+        if let Some(Some(part)) = self.messages.get_mut(slot).and_then(|m| m.parts.get_mut(index)) {
+            if !part.completed {
+                part.completed = true;
+                cx.batch.touch_content(slot, index);
+            }
+        }
+    }
+
+    fn on_message(&mut self, mut message: Message, cx: &mut EventCx<'_>) -> Result<()> {
+        let parts = message.content.take();
+        let seq = cx.sequence_number;
+        let slot = match self.lookup(&message.id) {
+            Some(slot) => {
+                let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
+                let old = &mut stored.message;
+                if old.status == RunStatus::Completed {
+                    cx.warn(
+                        WarningCode::EventAfterEnd,
+                        format!("Message {} changed after it completed.", message.id),
+                    )?;
+                }
+                let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
+                let old = &mut stored.message;
+                if old.status != message.status || old.role != message.role {
+                    cx.batch.touch_message(slot, false);
+                }
+                old.message_type = message.message_type;
+                old.status = message.status;
+                old.role = message.role.or(old.role.take());
+                old.error = message.error.or(old.error.take());
+                old.code = message.code.or(old.code.take());
+                old.message = message.message.or(old.message.take());
+                old.usage = message.usage.or(old.usage.take());
+                old.metadata = message.metadata.or(old.metadata.take());
+                old.sequence_number = seq;
+                for (key, value) in message.extra {
+                    old.extra.insert(key, value);
+                }
+                slot
+            }
+            None => {
+                message.sequence_number = seq;
+                self.insert_message(message, cx)
+            }
+        };
+        let completed = self
+            .messages
+            .get(slot)
+            .is_some_and(|m| m.message.status == RunStatus::Completed);
+        if let Some(parts) = parts {
+            for (position, part) in parts.into_iter().enumerate() {
+                let index = part
+                    .index
+                    .and_then(|i| usize::try_from(i).ok())
+                    .filter(|&i| i < MAX_PARTS_PER_MESSAGE)
+                    .unwrap_or(position);
+                if index >= MAX_PARTS_PER_MESSAGE {
+                    break;
+                }
+                self.put_part(slot, index, part, completed, false, cx)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn on_response(&mut self, mut response: AgentResponse, cx: &mut EventCx<'_>) -> Result<()> {
+        if self.outcome.is_settled() {
+            return cx.warn(
+                WarningCode::EventAfterEnd,
+                format!(
+                    "A response event ({}) after the run ended was ignored.",
+                    response.status.as_str()
+                ),
+            );
+        }
+        let output = response.output.take();
+        let outcome = terminal_outcome(&response.status);
+        let r = &mut self.response;
+        r.sequence_number = cx.sequence_number;
+        r.status = response.status;
+        r.error = response.error.or(r.error.take());
+        if response.id.is_some() {
+            r.id = response.id;
+        }
+        r.created_at = response.created_at;
+        r.completed_at = response.completed_at.or(r.completed_at.take());
+        r.usage = response.usage.or(r.usage.take());
+        r.session_id = response.session_id.or(r.session_id.take());
+        for (key, value) in response.extra {
+            r.extra.insert(key, value);
+        }
+        self.response_seen = true;
+        cx.batch.response = true;
+        if let Some(output) = output.filter(|_| outcome.is_some()) {
+            let mut order = Vec::with_capacity(output.len());
+            for mut message in output {
+                // Nested fields are stale: the message is completed because it is in `output`.
+                message.sequence_number = None;
+                let known_completed = self
+                    .lookup(&message.id)
+                    .and_then(|slot| self.messages.get(slot))
+                    .is_some_and(|m| m.message.status == RunStatus::Completed);
+                if !known_completed {
+                    message.status = RunStatus::Completed;
+                    let saved = cx.sequence_number.take();
+                    self.on_message(message.clone(), cx)?;
+                    cx.sequence_number = saved;
+                }
+                if let Some(slot) = self.lookup(&message.id) {
+                    order.push(slot);
+                }
+            }
+            self.reorder(&order);
+        }
+        if let Some(outcome) = outcome {
+            self.outcome = outcome;
+        }
+        Ok(())
+    }
+
+    /// Puts the messages of the final `output` first, in its order (the reference appends a
+    /// message to `output` when it completes, which can differ from the order they started).
+    fn reorder(&mut self, order: &[usize]) {
+        if order.is_empty() || order.iter().enumerate().all(|(i, &slot)| i == slot) {
+            return;
+        }
+        // Slots stay where they are (pending updates refer to them); the snapshot uses this order.
+        let mut wanted: Vec<usize> = Vec::with_capacity(self.messages.len());
+        for &slot in order {
+            if !wanted.contains(&slot) {
+                wanted.push(slot);
+            }
+        }
+        for slot in 0..self.messages.len() {
+            if !wanted.contains(&slot) {
+                wanted.push(slot);
+            }
+        }
+        self.output_order = Some(wanted);
+    }
+
+    fn on_server_error(&mut self, error: String, cx: &mut EventCx<'_>) -> Result<()> {
+        if self.outcome.is_settled() {
+            return cx.warn(
+                WarningCode::EventAfterEnd,
+                "A server error after the run ended was ignored.",
+            );
+        }
+        self.response.status = RunStatus::Failed;
+        self.response.error = Some(ErrorInfo::new("SERVER_ERROR", error));
+        self.outcome = Outcome::Failed;
+        cx.batch.response = true;
+        Ok(())
+    }
+
+    fn on_unknown(&mut self, map: JsonMap, cx: &mut EventCx<'_>) -> Result<()> {
+        let object = map
+            .get("object")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_owned();
+        cx.warn(
+            WarningCode::UnknownEvent,
+            format!("An event with unknown object \"{object}\" was kept but not interpreted."),
+        )?;
+        if self.unknown_events.len() < MAX_UNKNOWN_EVENTS {
+            self.unknown_events.push(map);
+        }
+        Ok(())
+    }
+}
+
+/// Sets the fields a delta carries onto a stored body of the same type.
+fn overlay_body(stored: &mut ContentBody, new: ContentBody) {
+    match (stored, new) {
+        (
+            ContentBody::Audio { data, format },
+            ContentBody::Audio {
+                data: new_data,
+                format: new_format,
+            },
+        ) => {
+            if new_data.is_some() {
+                *data = new_data;
+            }
+            if new_format.is_some() {
+                *format = new_format;
+            }
+        }
+        (
+            ContentBody::File {
+                file_url,
+                file_id,
+                filename,
+                file_data,
+            },
+            ContentBody::File {
+                file_url: u,
+                file_id: i,
+                filename: n,
+                file_data: d,
+            },
+        ) => {
+            for (slot, new) in [(file_url, u), (file_id, i), (filename, n), (file_data, d)] {
+                if new.is_some() {
+                    *slot = new;
+                }
+            }
+        }
+        (ContentBody::Video { video_url }, ContentBody::Video { video_url: new }) => {
+            if new.is_some() {
+                *video_url = new;
+            }
+        }
+        (stored, new) => *stored = new,
+    }
+}
+
+fn feed_mirror(mirror: &mut ArgumentsMirror, text: &str, replace: bool) {
+    let parser = &mut mirror.parser;
+    if replace {
+        parser.reset();
+        mirror.raw_replaced = true;
+        mirror.raw_seen = 0;
+    }
+    parser.push(text);
+}
+
+fn lean_text_content(msg_id: &str, index: usize, text: String) -> Content {
+    let mut content = Content::text(text);
+    content.msg_id = Some(msg_id.to_owned());
+    content.index = Some(to_i64(index));
+    content.status = Some(RunStatus::InProgress);
+    content
+}
+
+fn to_i64(index: usize) -> i64 {
+    i64::try_from(index).unwrap_or(i64::MAX)
+}
+
+fn internal() -> Error {
+    Error::new(
+        ErrorCode::ProtocolViolation,
+        "internal assembler state is inconsistent",
+    )
+}

@@ -1,0 +1,282 @@
+//! Reading the Agent API fold: the snapshot, the updates of a batch, and tool calls.
+
+use serde_json::Value;
+
+use super::{
+    arguments_of, is_call_type, is_output_type, AgentApiFold, ArgumentsMirror, MessageSlot,
+    PartSlot, ToolCall, ToolCallChange,
+};
+use crate::assembler::outcome::Outcome;
+use crate::assembler::update::{Append, Batch, Update};
+use crate::protocol::{Content, ContentBody, Message, RunStatus};
+
+impl PartSlot {
+    /// The part as the snapshot shows it: no stale nested fields; `completed` where the stream
+    /// completed it, `in_progress` otherwise.
+    pub(crate) fn to_content(&self) -> Content {
+        let mut content = self.content.clone();
+        content.sequence_number = None;
+        content.delta = Some(false);
+        content.status = Some(if self.completed {
+            RunStatus::Completed
+        } else {
+            RunStatus::InProgress
+        });
+        content
+    }
+}
+
+impl MessageSlot {
+    /// The message with its assembled content.
+    pub(crate) fn to_message(&self) -> Message {
+        let mut message = self.message.clone();
+        let parts: Vec<Content> = self
+            .parts
+            .iter()
+            .flatten()
+            .map(PartSlot::to_content)
+            .collect();
+        message.content = if parts.is_empty() && message.status != RunStatus::Completed {
+            None
+        } else {
+            Some(parts)
+        };
+        message
+    }
+}
+
+impl AgentApiFold {
+    /// Message slots in output order.
+    fn ordered(&self) -> impl Iterator<Item = &MessageSlot> {
+        let order: Vec<usize> = match &self.output_order {
+            Some(order) => order.clone(),
+            None => (0..self.messages.len()).collect(),
+        };
+        order.into_iter().filter_map(|slot| self.messages.get(slot))
+    }
+
+    /// The response as the reference would serialise its final `response` event, with every
+    /// message received so far in `output`.
+    pub(crate) fn response_snapshot(&self) -> crate::protocol::AgentResponse {
+        let mut response = self.response.clone();
+        response.output = Some(self.ordered().map(MessageSlot::to_message).collect());
+        response
+    }
+
+    /// Ids of messages that never completed.
+    pub(crate) fn open_messages(&self) -> Vec<String> {
+        self.messages
+            .iter()
+            .filter(|m| m.message.status != RunStatus::Completed)
+            .map(|m| m.message.id.clone())
+            .collect()
+    }
+
+    /// Turns a batch of recorded changes into updates, reading current values.
+    pub(crate) fn render(&self, batch: Batch, outcome: Outcome, out: &mut Vec<Update>) {
+        if batch.response {
+            let r = &self.response;
+            out.push(Update::Response {
+                status: r.status.as_str().to_owned(),
+                id: r.id.clone(),
+                outcome,
+                error: r
+                    .error
+                    .as_ref()
+                    .and_then(|e| serde_json::to_value(e).ok()),
+                usage: r.usage.clone().map(Value::Object),
+            });
+        }
+        for (slot, created) in batch.messages {
+            if let Some(m) = self.messages.get(slot) {
+                out.push(Update::Message {
+                    id: m.message.id.clone(),
+                    role: m.message.role.map(|r| r.as_str().to_owned()),
+                    message_type: m.message.message_type.as_str().to_owned(),
+                    status: m.message.status.as_str().to_owned(),
+                    created,
+                });
+            }
+        }
+        for Append {
+            message,
+            part,
+            delta,
+            replace,
+        } in batch.texts
+        {
+            if let Some(m) = self.messages.get(message) {
+                out.push(Update::Text {
+                    message_id: m.message.id.clone(),
+                    index: part,
+                    delta,
+                    replace,
+                });
+            }
+        }
+        for (message, index) in batch.contents {
+            let Some(m) = self.messages.get(message) else {
+                continue;
+            };
+            if let Some(Some(p)) = m.parts.get(index) {
+                if let Ok(part) = serde_json::to_value(p.to_content()) {
+                    out.push(Update::Content {
+                        message_id: m.message.id.clone(),
+                        index,
+                        part,
+                    });
+                }
+            }
+        }
+        for Append {
+            message,
+            part,
+            delta,
+            replace,
+        } in batch.arguments
+        {
+            let Some(m) = self.messages.get(message) else {
+                continue;
+            };
+            let data = m
+                .parts
+                .get(part)
+                .and_then(Option::as_ref)
+                .and_then(|p| match &p.content.body {
+                    ContentBody::Data { data } => data.as_ref(),
+                    _ => None,
+                });
+            let field = |key: &str| {
+                data.and_then(|d| d.get(key))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            };
+            out.push(Update::Arguments {
+                message_id: m.message.id.clone(),
+                index: part,
+                call_id: field("call_id"),
+                name: field("name"),
+                delta,
+                replace,
+            });
+        }
+        out.extend(batch.warnings.into_iter().map(Update::Warning));
+    }
+
+    /// Every tool call so far, with its raw arguments and the matching output.
+    pub(crate) fn tool_calls(&self) -> Vec<ToolCall> {
+        let mut calls = Vec::new();
+        for m in self.ordered() {
+            if !is_call_type(&m.message.message_type) {
+                continue;
+            }
+            for (index, part) in m.parts.iter().enumerate() {
+                let Some(part) = part else { continue };
+                let ContentBody::Data { data } = &part.content.body else {
+                    continue;
+                };
+                let field = |key: &str| {
+                    data.as_ref()
+                        .and_then(|d| d.get(key))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                };
+                let call_id = field("call_id");
+                let arguments = match data.as_ref().and_then(|d| d.get("arguments")) {
+                    Some(Value::String(s)) => s.clone(),
+                    None | Some(Value::Null) => String::new(),
+                    Some(other) => other.to_string(),
+                };
+                calls.push(ToolCall {
+                    message_id: m.message.id.clone(),
+                    index,
+                    message_type: m.message.message_type.as_str().to_owned(),
+                    output: call_id.as_deref().and_then(|id| self.output_for(id)),
+                    call_id,
+                    name: field("name"),
+                    arguments,
+                    completed: part.completed || m.message.status == RunStatus::Completed,
+                });
+            }
+        }
+        calls
+    }
+
+    /// The `output` of the `*_output` message answering `call_id`.
+    fn output_for(&self, call_id: &str) -> Option<Value> {
+        self.messages
+            .iter()
+            .filter(|m| is_output_type(&m.message.message_type))
+            .flat_map(|m| m.parts.iter().flatten())
+            .find_map(|p| match &p.content.body {
+                ContentBody::Data { data: Some(d) }
+                    if d.get("call_id").and_then(Value::as_str) == Some(call_id) =>
+                {
+                    d.get("output").cloned()
+                }
+                _ => None,
+            })
+    }
+
+    /// Changes of parsed tool-call arguments since the last call. The first call starts
+    /// tracking: from then on, arguments are parsed incrementally as they arrive.
+    pub(crate) fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+        if !self.track_arguments {
+            self.track_arguments = true;
+            for m in &mut self.messages {
+                if !is_call_type(&m.message.message_type) {
+                    continue;
+                }
+                for part in m.parts.iter_mut().flatten() {
+                    let mut mirror = Box::<ArgumentsMirror>::default();
+                    if let Some(args) = arguments_of(&part.content) {
+                        mirror.parser.push(args);
+                    }
+                    mirror.raw_replaced = true;
+                    part.mirror = Some(mirror);
+                }
+            }
+        }
+        let mut changes = Vec::new();
+        for m in &mut self.messages {
+            if !is_call_type(&m.message.message_type) {
+                continue;
+            }
+            let message_id = &m.message.id;
+            for (index, part) in m.parts.iter_mut().enumerate() {
+                let Some(part) = part else { continue };
+                let raw = arguments_of(&part.content).unwrap_or("");
+                let Some(mirror) = part.mirror.as_mut() else {
+                    continue;
+                };
+                let ops = mirror.parser.take_ops();
+                let raw_delta = raw.get(mirror.raw_seen..).unwrap_or("").to_owned();
+                let raw_replace = std::mem::take(&mut mirror.raw_replaced);
+                mirror.raw_seen = raw.len();
+                if ops.is_empty() && raw_delta.is_empty() && !raw_replace {
+                    continue;
+                }
+                changes.push(ToolCallChange {
+                    message_id: message_id.clone(),
+                    index,
+                    raw_delta,
+                    raw_replace,
+                    ops,
+                });
+            }
+        }
+        changes
+    }
+
+    /// The best-effort parsed arguments of every tool call (O(size); native convenience).
+    pub(crate) fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        let slot = self.messages.iter().find(|m| m.message.id == message_id)?;
+        let part = slot.parts.get(index)?.as_ref()?;
+        if let Some(mirror) = &part.mirror {
+            return mirror.parser.value();
+        }
+        let mut parser = crate::assembler::PartialJson::new();
+        parser.push(arguments_of(&part.content)?);
+        parser.value()
+    }
+}

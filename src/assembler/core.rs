@@ -1,0 +1,346 @@
+//! [`StreamAssembler`]: bytes in, coalesced updates and a snapshot out.
+
+use serde_json::{Map, Value};
+
+use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChange};
+use super::detect::detect;
+use super::options::{AssemblerOptions, Protocol};
+use super::outcome::Outcome;
+use super::update::{Batch, Update};
+use super::warning::{Warning, WarningCode};
+use crate::codec::{Frame, FrameDecoder};
+use crate::{Error, ErrorCode, Result};
+
+/// The most warnings a snapshot keeps; later ones are counted.
+pub const MAX_WARNINGS: usize = 1000;
+
+/// Folds a protocol's event stream, pushed as raw bytes split anywhere, into a snapshot of the
+/// run, and reports what each chunk changed as a batch of [`Update`]s.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::assembler::{AssemblerOptions, StreamAssembler, Update};
+///
+/// let mut asm = StreamAssembler::new(AssemblerOptions::new());
+/// let stream = concat!(
+///     "data: {\"sequence_number\":0,\"object\":\"response\",\"status\":\"created\",\"id\":\"r1\"}\n\n",
+///     "data: {\"sequence_number\":1,\"object\":\"content\",\"type\":\"text\",\"index\":0,",
+///     "\"delta\":true,\"msg_id\":\"m1\",\"text\":\"Hel\"}\n\n",
+///     "data: {\"sequence_number\":2,\"object\":\"content\",\"type\":\"text\",\"index\":0,",
+///     "\"delta\":true,\"msg_id\":\"m1\",\"text\":\"lo\"}\n\n",
+/// );
+/// // Split in the middle of an event: nothing is lost.
+/// let (a, b) = stream.as_bytes().split_at(100);
+/// let mut updates = asm.push(a)?;
+/// updates.extend(asm.push(b)?);
+/// updates.extend(asm.finish()?);
+/// let text: String = updates
+///     .iter()
+///     .filter_map(|u| match u {
+///         Update::Text { delta, .. } => Some(delta.as_str()),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(text, "Hello");
+/// assert_eq!(asm.outcome().as_str(), "truncated"); // no terminal response event
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct StreamAssembler {
+    decoder: FrameDecoder,
+    inner: Inner,
+}
+
+/// Everything but the decoder, so the decoder's sink can borrow it.
+#[derive(Debug)]
+struct Inner {
+    options: AssemblerOptions,
+    protocol: Option<Protocol>,
+    agent_api: AgentApiFold,
+    batch: Batch,
+    /// Updates rendered but not yet returned (after an error, or for `take_updates`).
+    pending: Vec<Update>,
+    warnings: Vec<Warning>,
+    warnings_dropped: u64,
+    failure: Option<Error>,
+    finished: bool,
+    events: u64,
+}
+
+impl StreamAssembler {
+    /// A new assembler.
+    pub fn new(options: AssemblerOptions) -> Self {
+        StreamAssembler {
+            decoder: FrameDecoder::new(options.format()).with_limits(options.limits()),
+            inner: Inner {
+                protocol: options.protocol(),
+                options,
+                agent_api: AgentApiFold::default(),
+                batch: Batch::default(),
+                pending: Vec::new(),
+                warnings: Vec::new(),
+                warnings_dropped: 0,
+                failure: None,
+                finished: false,
+                events: 0,
+            },
+        }
+    }
+
+    /// Reads the next chunk of the byte stream, split anywhere (even inside a UTF-8 character),
+    /// and returns what it changed.
+    ///
+    /// # Errors
+    ///
+    /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`) and, in strict mode, protocol
+    /// violations are fatal: the assembler stops, its outcome becomes `truncated` (unless a
+    /// terminal event had settled it), and later calls fail with `FINISHED`. The updates of
+    /// the events before the error are kept: [`StreamAssembler::take_updates`] returns them.
+    /// The snapshot stays readable.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Update>> {
+        self.inner.check_open()?;
+        let inner = &mut self.inner;
+        let result = self.decoder.push(chunk, |frame| inner.on_frame(frame));
+        self.inner.settle(result)
+    }
+
+    /// Ends the input: flushes a last event that had no closing blank line, settles the
+    /// outcome (`truncated` when no terminal event came), releases the buffers, and returns
+    /// the last updates.
+    ///
+    /// # Errors
+    ///
+    /// As [`StreamAssembler::push`]; in strict mode, a stream without a terminal event is an
+    /// error too (the outcome is still settled to `truncated`).
+    pub fn finish(&mut self) -> Result<Vec<Update>> {
+        self.inner.check_open()?;
+        let inner = &mut self.inner;
+        let result = self.decoder.finish(|frame| inner.on_frame(frame));
+        self.decoder.reset();
+        let result = result.and_then(|()| self.inner.settle_end());
+        self.inner.finished = true;
+        self.inner.batch.response = true;
+        self.inner.settle(result)
+    }
+
+    /// Updates produced but not returned because the call that produced them failed.
+    pub fn take_updates(&mut self) -> Vec<Update> {
+        let outcome = self.outcome();
+        let batch = std::mem::take(&mut self.inner.batch);
+        self.inner.render(batch, outcome);
+        std::mem::take(&mut self.inner.pending)
+    }
+
+    /// How the stream ended so far.
+    pub fn outcome(&self) -> Outcome {
+        self.inner.outcome()
+    }
+
+    /// The protocol: configured, or detected from the first event (`None` until then).
+    pub fn protocol(&self) -> Option<Protocol> {
+        self.inner.protocol
+    }
+
+    /// Warnings so far (at most [`MAX_WARNINGS`]).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.inner.warnings
+    }
+
+    /// Number of events read.
+    pub fn events(&self) -> u64 {
+        self.inner.events
+    }
+
+    /// The run as a JSON value, built on demand. For the Agent API: an `AgentResponse` as the
+    /// reference would serialise its final `response` event (every message received so far in
+    /// `output`, parts `completed` where the stream completed them), plus `outcome` and
+    /// `warnings` (and `unknownEvents` when there were any).
+    pub fn snapshot(&self) -> Value {
+        let mut map = match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        };
+        map.insert(
+            "outcome".to_owned(),
+            Value::String(self.outcome().as_str().to_owned()),
+        );
+        map.insert(
+            "warnings".to_owned(),
+            serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
+        );
+        if !self.inner.agent_api.unknown_events.is_empty() {
+            map.insert(
+                "unknownEvents".to_owned(),
+                Value::Array(
+                    self.inner
+                        .agent_api
+                        .unknown_events
+                        .iter()
+                        .cloned()
+                        .map(Value::Object)
+                        .collect(),
+                ),
+            );
+        }
+        Value::Object(map)
+    }
+
+    /// Every tool call so far (`function_call`, `plugin_call`, `mcp_call` messages), with raw
+    /// arguments and the matching output.
+    pub fn tool_calls(&self) -> Vec<ToolCall> {
+        self.inner.agent_api.tool_calls()
+    }
+
+    /// How each tool call's arguments changed since the last call, as raw appends and as ops
+    /// on the best-effort parsed value. The first call starts incremental parsing; after it,
+    /// each call costs O(bytes received since), so reading parsed arguments after every chunk
+    /// stays linear.
+    pub fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+        self.inner.agent_api.tool_call_changes()
+    }
+
+    /// The best-effort parse of one tool call's arguments (O(size of the arguments)).
+    pub fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        self.inner.agent_api.parsed_arguments(message_id, index)
+    }
+}
+
+impl Inner {
+    fn outcome(&self) -> Outcome {
+        let outcome = self.agent_api.outcome;
+        if !outcome.is_settled() && (self.finished || self.failure.is_some()) {
+            return Outcome::Truncated;
+        }
+        outcome
+    }
+
+    fn check_open(&self) -> Result<()> {
+        if let Some(failure) = &self.failure {
+            return Err(Error::new(
+                ErrorCode::Finished,
+                format!(
+                    "The assembler stopped at an earlier error ({}: {}).",
+                    failure.code(),
+                    failure.message()
+                ),
+            ));
+        }
+        if self.finished {
+            return Err(Error::new(
+                ErrorCode::Finished,
+                "The assembler has finished; create a new one for another stream.",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Turns the recorded changes into updates and returns them, or records the failure.
+    fn settle(&mut self, result: Result<()>) -> Result<Vec<Update>> {
+        if let Err(error) = &result {
+            self.failure = Some(error.clone());
+            self.batch.response = true;
+        }
+        let outcome = self.outcome();
+        let batch = std::mem::take(&mut self.batch);
+        self.render(batch, outcome);
+        match result {
+            Ok(()) => Ok(std::mem::take(&mut self.pending)),
+            Err(error) => Err(error),
+        }
+    }
+
+    fn render(&mut self, batch: Batch, outcome: Outcome) {
+        if batch.is_empty() {
+            return;
+        }
+        for warning in &batch.warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(warning.clone());
+            } else {
+                self.warnings_dropped += 1;
+            }
+        }
+        self.agent_api.render(batch, outcome, &mut self.pending);
+    }
+
+    /// End of input without errors: settle a missing terminal event.
+    fn settle_end(&mut self) -> Result<()> {
+        if self.agent_api.outcome.is_settled() {
+            return Ok(());
+        }
+        let open = self.agent_api.open_messages();
+        let message = if open.is_empty() {
+            "The stream ended without a terminal response event.".to_owned()
+        } else {
+            format!(
+                "The stream ended without a terminal response event; messages left open: {}.",
+                open.join(", ")
+            )
+        };
+        let mut cx = EventCx {
+            batch: &mut self.batch,
+            strict: self.options.strict(),
+            offset: 0,
+            sequence_number: None,
+        };
+        cx.warn(WarningCode::Truncated, message)
+    }
+
+    fn on_frame(&mut self, frame: Frame<'_>) -> Result<()> {
+        let data = frame.data();
+        if data.is_empty() || data == "[DONE]" {
+            return Ok(());
+        }
+        self.events += 1;
+        let protocol = match self.protocol {
+            Some(p) => p,
+            None => match detect(data, frame.event()) {
+                Some(p) => {
+                    self.protocol = Some(p);
+                    p
+                }
+                None => {
+                    let mut cx = self.cx(frame.offset());
+                    return cx.warn(
+                        WarningCode::InvalidEvent,
+                        "An event that names no known protocol was skipped.",
+                    );
+                }
+            },
+        };
+        match protocol {
+            Protocol::AgentApi => {
+                let mut cx = EventCx {
+                    batch: &mut self.batch,
+                    strict: self.options.strict(),
+                    offset: frame.offset(),
+                    sequence_number: None,
+                };
+                self.agent_api.apply(data, &mut cx)
+            }
+            Protocol::AgUi | Protocol::OpenAiResponses => Err(Error::new(
+                ErrorCode::InvalidOption,
+                format!(
+                    "Assembling {} streams is not available in this version.",
+                    protocol.as_str()
+                ),
+            )),
+        }
+    }
+
+    fn cx(&mut self, offset: u64) -> EventCx<'_> {
+        EventCx {
+            batch: &mut self.batch,
+            strict: self.options.strict(),
+            offset,
+            sequence_number: None,
+        }
+    }
+}
+
+impl Default for StreamAssembler {
+    fn default() -> Self {
+        StreamAssembler::new(AssemblerOptions::new())
+    }
+}

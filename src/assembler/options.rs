@@ -1,0 +1,115 @@
+//! [`AssemblerOptions`] and the [`Protocol`] names.
+
+use crate::codec::{Format, Limits};
+
+/// A wire protocol agentwire speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Protocol {
+    /// The Agent API of AgentScope Runtime (`POST /process`).
+    AgentApi,
+    /// AG-UI 1.0.
+    AgUi,
+    /// The OpenAI Responses API streaming events.
+    OpenAiResponses,
+}
+
+impl Protocol {
+    /// The name the JS API uses: `"agent-api"`, `"ag-ui"` or `"openai-responses"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Protocol::AgentApi => "agent-api",
+            Protocol::AgUi => "ag-ui",
+            Protocol::OpenAiResponses => "openai-responses",
+        }
+    }
+
+    /// Parses a JS name (see [`Protocol::as_str`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "agent-api" => Some(Protocol::AgentApi),
+            "ag-ui" => Some(Protocol::AgUi),
+            "openai-responses" => Some(Protocol::OpenAiResponses),
+            _ => None,
+        }
+    }
+}
+
+/// How a [`StreamAssembler`](super::StreamAssembler) reads its input.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::assembler::{AssemblerOptions, Protocol};
+/// use agentwire::codec::Limits;
+///
+/// let options = AssemblerOptions::new()
+///     .with_protocol(Some(Protocol::AgentApi))
+///     .with_strict(true)
+///     .with_limits(Limits::default().with_max_event_bytes(1 << 20)?);
+/// assert!(options.strict());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AssemblerOptions {
+    protocol: Option<Protocol>,
+    strict: bool,
+    limits: Limits,
+    format: Format,
+}
+
+impl AssemblerOptions {
+    /// The defaults: protocol detected from the first event, tolerant, SSE or NDJSON detected,
+    /// events up to 16 MiB.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The protocol of the stream; `None` detects it from the first event.
+    #[must_use]
+    pub fn with_protocol(mut self, protocol: Option<Protocol>) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// Whether protocol violations are errors (`true`) or warnings (`false`, the default).
+    #[must_use]
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Size limits for the framing layer.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The framing of the stream (SSE, NDJSON, or detected).
+    #[must_use]
+    pub fn with_format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// The configured protocol (`None`: detect).
+    pub fn protocol(&self) -> Option<Protocol> {
+        self.protocol
+    }
+
+    /// Whether violations are errors.
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The framing limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The configured framing.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+}

@@ -1,0 +1,174 @@
+//! [`Update`]: what changed, coalesced per `push()`, for a UI that re-renders once per chunk.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::outcome::Outcome;
+use super::warning::Warning;
+
+/// One change caused by a chunk of input. A `push()` returns them grouped in this order:
+/// response changes, message changes, text appends, other content changes, tool-call argument
+/// appends, warnings. Within a group, the order is first-touched first.
+///
+/// Applying the updates of a batch in order to a UI model gives the state of
+/// [`StreamAssembler::snapshot`](super::StreamAssembler::snapshot) at the end of that chunk.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Update {
+    /// The run's status (or its error, or usage) changed. One per batch, with the latest values.
+    #[serde(rename_all = "camelCase")]
+    Response {
+        /// The run status (`created`, `in_progress`, `completed`, `failed`, …).
+        status: String,
+        /// The response id, when known.
+        id: Option<String>,
+        /// The outcome after this batch.
+        outcome: Outcome,
+        /// The run's error (`{code, message}`), when it failed.
+        error: Option<Value>,
+        /// Token usage, when reported.
+        usage: Option<Value>,
+    },
+    /// A message appeared, or its status changed. One per message per batch.
+    #[serde(rename_all = "camelCase")]
+    Message {
+        /// The message id.
+        id: String,
+        /// `assistant`, `user`, `system`, `tool`, or `null` when not announced yet.
+        role: Option<String>,
+        /// The message type (`message`, `reasoning`, `function_call`, `plugin_call`, …).
+        message_type: String,
+        /// The message status after this batch.
+        status: String,
+        /// Whether the message first appeared in this batch.
+        created: bool,
+    },
+    /// Text was appended to a text (or refusal) part. The deltas of one chunk for one part are
+    /// joined into one string.
+    #[serde(rename_all = "camelCase")]
+    Text {
+        /// The message id.
+        message_id: String,
+        /// The part's index in the message.
+        index: usize,
+        /// The appended text; with `replace`, the part's whole text.
+        delta: String,
+        /// When `true`, discard the part's previous text before appending `delta` (a completed
+        /// or snapshot value replaced the assembled one).
+        replace: bool,
+    },
+    /// A non-text part was created or changed, or any part's status changed (e.g. completed).
+    /// Carries the whole part in the protocol's wire shape.
+    #[serde(rename_all = "camelCase")]
+    Content {
+        /// The message id.
+        message_id: String,
+        /// The part's index in the message.
+        index: usize,
+        /// The part (`{type, status, text | data | image_url | …}`).
+        part: Value,
+    },
+    /// The raw arguments string of a tool call grew.
+    #[serde(rename_all = "camelCase")]
+    Arguments {
+        /// The id of the tool-call message.
+        message_id: String,
+        /// The index of the part holding `{call_id, name, arguments}`.
+        index: usize,
+        /// The call id, when known.
+        call_id: Option<String>,
+        /// The tool name, when known.
+        name: Option<String>,
+        /// The appended characters; with `replace`, the whole arguments string.
+        delta: String,
+        /// When `true`, discard the previous arguments before appending `delta`.
+        replace: bool,
+    },
+    /// A tolerated violation.
+    Warning(Warning),
+}
+
+/// A pending text or arguments append, keyed by (message slot, part index).
+#[derive(Debug)]
+pub(crate) struct Append {
+    pub(crate) message: usize,
+    pub(crate) part: usize,
+    pub(crate) delta: String,
+    pub(crate) replace: bool,
+}
+
+/// The changes of one `push()`, recorded by slot so that the hot path (a text delta) is a
+/// comparison and a `push_str`.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    pub(crate) response: bool,
+    /// Message slots touched, with whether each was created in this batch.
+    pub(crate) messages: Vec<(usize, bool)>,
+    pub(crate) texts: Vec<Append>,
+    /// Parts whose wire value or status changed.
+    pub(crate) contents: Vec<(usize, usize)>,
+    pub(crate) arguments: Vec<Append>,
+    pub(crate) warnings: Vec<Warning>,
+}
+
+impl Batch {
+    /// Whether nothing changed.
+    pub(crate) fn is_empty(&self) -> bool {
+        !self.response
+            && self.messages.is_empty()
+            && self.texts.is_empty()
+            && self.contents.is_empty()
+            && self.arguments.is_empty()
+            && self.warnings.is_empty()
+    }
+
+    pub(crate) fn touch_message(&mut self, message: usize, created: bool) {
+        match self.messages.iter_mut().find(|(m, _)| *m == message) {
+            Some((_, was_created)) => *was_created |= created,
+            None => self.messages.push((message, created)),
+        }
+    }
+
+    pub(crate) fn touch_content(&mut self, message: usize, part: usize) {
+        if !self.contents.contains(&(message, part)) {
+            self.contents.push((message, part));
+        }
+    }
+
+    /// Append text to a part (or replace it, with `replace`).
+    pub(crate) fn text(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
+        append(&mut self.texts, message, part, delta, replace);
+    }
+
+    /// Append to a tool call's arguments (or replace them, with `replace`).
+    pub(crate) fn arguments(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
+        append(&mut self.arguments, message, part, delta, replace);
+    }
+}
+
+fn append(list: &mut Vec<Append>, message: usize, part: usize, delta: &str, replace: bool) {
+    // The newest entry is by far the most likely target: check it first.
+    let found = match list.last() {
+        Some(last) if last.message == message && last.part == part => list.last_mut(),
+        _ => list
+            .iter_mut()
+            .rev()
+            .find(|a| a.message == message && a.part == part),
+    };
+    match found {
+        Some(entry) => {
+            if replace {
+                entry.delta.clear();
+                entry.replace = true;
+            }
+            entry.delta.push_str(delta);
+        }
+        None => list.push(Append {
+            message,
+            part,
+            delta: delta.to_owned(),
+            replace,
+        }),
+    }
+}

@@ -1,0 +1,94 @@
+//! [`Warning`]: a protocol violation the assembler tolerated (in strict mode, an error instead).
+
+use serde::Serialize;
+
+use crate::{Error, ErrorCode};
+
+/// What kind of violation a [`Warning`] reports. The string form is stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningCode {
+    /// Content arrived for a message that was never announced; the message was created.
+    UnannouncedMessage,
+    /// An event repeated a `sequence_number` already seen (a replay after reconnecting); it was
+    /// ignored. Never an error, even in strict mode.
+    DuplicateEvent,
+    /// `sequence_number`s skipped values: events may have been lost.
+    SequenceGap,
+    /// A completed value disagreed with what the deltas had assembled; the completed value won.
+    ContentMismatch,
+    /// An event arrived after the stream's terminal event.
+    EventAfterEnd,
+    /// An event of a kind this protocol does not define; it was kept but not interpreted.
+    UnknownEvent,
+    /// An event could not be read (malformed JSON, a field of the wrong type); it was skipped.
+    InvalidEvent,
+    /// The stream ended without a terminal event; open messages were left open.
+    Truncated,
+    /// More warnings than the retention cap; later ones are counted, not kept.
+    TooManyWarnings,
+}
+
+impl WarningCode {
+    /// The stable code string, e.g. `"UNANNOUNCED_MESSAGE"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::UnannouncedMessage => "UNANNOUNCED_MESSAGE",
+            WarningCode::DuplicateEvent => "DUPLICATE_EVENT",
+            WarningCode::SequenceGap => "SEQUENCE_GAP",
+            WarningCode::ContentMismatch => "CONTENT_MISMATCH",
+            WarningCode::EventAfterEnd => "EVENT_AFTER_END",
+            WarningCode::UnknownEvent => "UNKNOWN_EVENT",
+            WarningCode::InvalidEvent => "INVALID_EVENT",
+            WarningCode::Truncated => "TRUNCATED",
+            WarningCode::TooManyWarnings => "TOO_MANY_WARNINGS",
+        }
+    }
+}
+
+impl Serialize for WarningCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A tolerated violation: a stable code, a sentence, and where in the input it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Warning {
+    /// What happened.
+    pub code: WarningCode,
+    /// A full sentence for humans.
+    pub message: String,
+    /// Byte offset in the input where the offending event starts, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    /// The offending event's `sequence_number`, when it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequence_number: Option<i64>,
+}
+
+impl Warning {
+    /// A warning with no position.
+    pub fn new(code: WarningCode, message: impl Into<String>) -> Self {
+        Warning {
+            code,
+            message: message.into(),
+            offset: None,
+            sequence_number: None,
+        }
+    }
+
+    /// The error strict mode raises instead of this warning.
+    pub fn into_error(self) -> Error {
+        let code = match self.code {
+            WarningCode::InvalidEvent => ErrorCode::InvalidJson,
+            _ => ErrorCode::ProtocolViolation,
+        };
+        let error = Error::new(code, format!("{} ({})", self.message, self.code.as_str()));
+        match self.offset {
+            Some(offset) => error.with_offset(offset),
+            None => error,
+        }
+    }
+}
