@@ -245,11 +245,26 @@ def extra_and_values_scenario():
         '{"sequence_number":3,"object":"response","status":"failed","error":{"code":"AGENT_UNKNOWN_ERROR","message":"Unknown agent error: RuntimeError: \\u00e9"},"id":"req-1","created_at":1795331121,"completed_at":null,"output":null,"usage":null,"session_id":"s1"}',
         '{"object":"content","type":"text","text":"\\u0001\\b\\f\\t\\n\\r\\u001f\\u007f\\u0080\\ud83d\\ude00\\u2028"}',
         '{"object":"content","type":"data","data":{"x":1,"x":2,"y":[]}}',
+        '{"object":"content","type":"text","text":"a","zz":1,"text":"b","zz":2,"type":"text"}',
+        '{"object":"message","id":"m","id":"m2","content":[{"type":"data","data":{"k":"v"},"q":1}],"q":[],"q":{}}',
     ]
     for line in lines:
         obj = json.loads(line)
         cls = model_for(obj)
         s.add(cls.model_validate_json(line))
+    s.write()
+
+
+def known_gaps_scenario():
+    """Reference output agentwire cannot reproduce byte for byte (documented): integers beyond
+    64 bits inside dict payloads (Python keeps them exact; agentwire reads them as floats)."""
+    s = Scenario("known_gaps")
+    for line in [
+        '{"object":"content","type":"data","data":{"big":100000000000000000000000000000,"neg":-100000000000000000000}}',
+        '{"object":"response","id":"r","created_at":1,"usage":{"total_tokens":18446744073709551616}}',
+    ]:
+        obj = json.loads(line)
+        s.add(model_for(obj).model_validate_json(line))
     s.write()
 
 
@@ -612,6 +627,7 @@ def request_cases():
 if __name__ == "__main__":
     builder_scenarios()
     extra_and_values_scenario()
+    known_gaps_scenario()
     runner_direct_scenarios()
     http_scenarios()
     helper_sequences()
