@@ -248,6 +248,23 @@ def extra_and_values_scenario():
         '{"object":"content","type":"text","text":"a","zz":1,"text":"b","zz":2,"type":"text"}',
         '{"object":"message","id":"m","id":"m2","content":[{"type":"data","data":{"k":"v"},"q":1}],"q":[],"q":{}}',
     ]
+    # Seeded random floats over the whole range: correctly rounded parsing and pydantic's float
+    # printing, through Python's repr-style input ("1e-05").
+    import random
+    import struct
+
+    rnd = random.Random(0xC0FFEE)
+    for _ in range(8):
+        floats = {}
+        for i in range(64):
+            bits = rnd.getrandbits(64)
+            f = struct.unpack("<d", struct.pack("<Q", bits))[0]
+            if f != f or f in (float("inf"), float("-inf")):
+                f = rnd.uniform(-1e6, 1e6)
+            if i % 4 == 0:
+                f = rnd.uniform(-10, 10) * 10 ** rnd.randint(-30, 30)
+            floats[f"f{i}"] = f
+        lines.append(json.dumps({"object": "content", "type": "data", "data": floats}))
     for line in lines:
         obj = json.loads(line)
         cls = model_for(obj)
