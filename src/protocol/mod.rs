@@ -9,6 +9,7 @@
 //! See `reference/agentscope-protocol.md` §2–§3.
 
 mod content;
+mod entries;
 mod enums;
 mod event;
 mod ids;
