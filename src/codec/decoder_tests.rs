@@ -93,6 +93,16 @@ fn whitespace_prefix_over_limit_is_too_large_whatever_the_split() {
             (ErrorCode::EventTooLarge, Some(0))
         );
     }
+    // A partial BOM is not counted before it is known to be one: here it starts an SSE line.
+    let limits1 = Limits::new().with_max_event_bytes(1).unwrap();
+    for chunks in [&[&b"\xEF\xBBdd"[..]][..], &[b"\xEF\xBB", b"dd"]] {
+        let (format, result) = run(Format::Auto, limits1, chunks);
+        let err = result.unwrap_err();
+        assert_eq!(
+            (format, err.code(), err.offset()),
+            (Format::Sse, ErrorCode::EventTooLarge, Some(0))
+        );
+    }
     // Exactly the limit is fine.
     let (format, result) = run(Format::Auto, limits, &[b"\n\n", b"\n\n{}"]);
     assert_eq!(

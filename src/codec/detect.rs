@@ -55,9 +55,14 @@ impl Detector {
         Detection::Undecided
     }
 
-    /// Bytes looked at so far without deciding.
+    /// Bytes known to come before the deciding byte: those looked at so far, except the
+    /// first bytes of a possible BOM, which may yet turn out to be the deciding byte.
     pub(crate) fn skipped(&self) -> u64 {
-        self.skipped
+        if self.past_bom {
+            self.skipped
+        } else {
+            self.skipped - self.bom_matched as u64
+        }
     }
 }
 
@@ -120,5 +125,14 @@ mod tests {
             detect(&[b"\xEF", b"\xBB", b"x"]),
             Detection::Decided(Format::Sse, 0)
         );
+    }
+
+    #[test]
+    fn a_partial_bom_is_not_yet_a_prefix() {
+        let mut d = Detector::default();
+        assert_eq!(d.scan(b"\xEF\xBB"), Detection::Undecided);
+        assert_eq!(d.skipped(), 0);
+        assert_eq!(d.scan(b"\xBF\n"), Detection::Undecided);
+        assert_eq!(d.skipped(), 4);
     }
 }
