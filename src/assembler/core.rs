@@ -155,7 +155,9 @@ impl StreamAssembler {
     /// The run as a JSON value, built on demand. For the Agent API: an `AgentResponse` as the
     /// reference would serialise its final `response` event (every message received so far in
     /// `output`, parts `completed` where the stream completed them), plus `outcome` and
-    /// `warnings` (and `unknownEvents` when there were any).
+    /// `warnings`. Once the final response arrives, `output` is its list, in its order;
+    /// messages it leaves out (never completed) move to `incompleteMessages`. Events with an
+    /// unknown `object` are kept in `unknownEvents`.
     pub fn snapshot(&self) -> Value {
         let mut map = match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
             Ok(Value::Object(map)) => map,
@@ -169,6 +171,13 @@ impl StreamAssembler {
             "warnings".to_owned(),
             serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
         );
+        let incomplete = self.inner.agent_api.incomplete_messages();
+        if !incomplete.is_empty() {
+            map.insert(
+                "incompleteMessages".to_owned(),
+                serde_json::to_value(incomplete).unwrap_or(Value::Array(Vec::new())),
+            );
+        }
         if !self.inner.agent_api.unknown_events.is_empty() {
             map.insert(
                 "unknownEvents".to_owned(),

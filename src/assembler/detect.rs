@@ -38,16 +38,25 @@ mod tests {
             detect(r#"{"sequence_number":0,"object":"response"}"#, "message"),
             Some(Protocol::AgentApi)
         );
-        assert_eq!(detect(r#"{"error": "busy"}"#, "message"), Some(Protocol::AgentApi));
         assert_eq!(
-            detect(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#, "message"),
+            detect(r#"{"error": "busy"}"#, "message"),
+            Some(Protocol::AgentApi)
+        );
+        assert_eq!(
+            detect(
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+                "message"
+            ),
             Some(Protocol::AgUi)
         );
         assert_eq!(
             detect(r#"{"type":"response.created"}"#, "message"),
             Some(Protocol::OpenAiResponses)
         );
-        assert_eq!(detect("{}", "response.created"), Some(Protocol::OpenAiResponses));
+        assert_eq!(
+            detect("{}", "response.created"),
+            Some(Protocol::OpenAiResponses)
+        );
         assert_eq!(detect("[DONE]", "message"), None);
         assert_eq!(detect(r#"{"hello":1}"#, "message"), None);
     }

@@ -84,7 +84,10 @@ enum Escape {
     /// After a backslash.
     Backslash,
     /// After `\u` and `digits` hex digits whose value so far is `code`.
-    Unicode { code: u32, digits: u8 },
+    Unicode {
+        code: u32,
+        digits: u8,
+    },
 }
 
 /// An open container on the parse stack.
@@ -512,7 +515,10 @@ impl PartialJson {
             let mut path = self.path.clone();
             path.extend(segment);
             match ops.last_mut() {
-                Some(Op::Append { path: last, text: t }) if *last == path => t.push_str(text),
+                Some(Op::Append {
+                    path: last,
+                    text: t,
+                }) if *last == path => t.push_str(text),
                 _ => ops.push(Op::Append {
                     path,
                     text: text.to_owned(),
@@ -722,7 +728,10 @@ mod tests {
             ("{\"key\": \"a\\u00", Some(json!({"key": "a"}))),
             ("{\"key\": \"a\\u00e9", Some(json!({"key": "aé"}))),
             ("{\"k\": [1, 2", Some(json!({"k": [1, 2]}))),
-            ("{\"k\": [1, {\"x\": f", Some(json!({"k": [1, {"x": false}]}))),
+            (
+                "{\"k\": [1, {\"x\": f",
+                Some(json!({"k": [1, {"x": false}]})),
+            ),
         ];
         for (text, expected) in cases {
             let mut p = PartialJson::new();
@@ -751,7 +760,10 @@ mod tests {
     fn lone_surrogates_become_replacement_characters() {
         let mut p = PartialJson::new();
         p.push(r#"["\ud800x", "\udc00", "\ud800\ud83d\ude00"]"#);
-        assert_eq!(p.value(), Some(json!(["\u{FFFD}x", "\u{FFFD}", "\u{FFFD}😀"])));
+        assert_eq!(
+            p.value(),
+            Some(json!(["\u{FFFD}x", "\u{FFFD}", "\u{FFFD}😀"]))
+        );
     }
 
     #[test]
@@ -817,7 +829,10 @@ mod tests {
         assert_eq!(p.len(), 10 + 20_000);
         match p.value() {
             Some(Value::Object(map)) => {
-                assert_eq!(map.get("text").and_then(Value::as_str).map(str::len), Some(20_000))
+                assert_eq!(
+                    map.get("text").and_then(Value::as_str).map(str::len),
+                    Some(20_000)
+                )
             }
             other => panic!("unexpected {other:?}"),
         }

@@ -25,6 +25,8 @@ pub enum WarningCode {
     InvalidEvent,
     /// The stream ended without a terminal event; open messages were left open.
     Truncated,
+    /// The final response left out a message that never completed.
+    UnfinishedMessage,
     /// More warnings than the retention cap; later ones are counted, not kept.
     TooManyWarnings,
 }
@@ -41,6 +43,7 @@ impl WarningCode {
             WarningCode::UnknownEvent => "UNKNOWN_EVENT",
             WarningCode::InvalidEvent => "INVALID_EVENT",
             WarningCode::Truncated => "TRUNCATED",
+            WarningCode::UnfinishedMessage => "UNFINISHED_MESSAGE",
             WarningCode::TooManyWarnings => "TOO_MANY_WARNINGS",
         }
     }

@@ -26,8 +26,8 @@ use super::update::Batch;
 mod view;
 use super::warning::{Warning, WarningCode};
 use crate::protocol::{
-    merge_data_into, parse_event, AgentResponse, Content, ContentBody, ErrorInfo, Event,
-    JsonMap, Message, MessageType, RunStatus,
+    merge_data_into, parse_event, AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap,
+    Message, MessageType, RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -318,13 +318,17 @@ impl AgentApiFold {
                     // A text delta onto a part of another type: the new type wins.
                     let msg_id = message.message.id.clone();
                     let content = lean_text_content(&msg_id, index, text.into_owned());
-                    return self.put_part(slot, index, content, false, true, cx).map(Some);
+                    return self
+                        .put_part(slot, index, content, false, true, cx)
+                        .map(Some);
                 }
             },
             None => {
                 let msg_id = message.message.id.clone();
                 let content = lean_text_content(&msg_id, index, text.into_owned());
-                return self.put_part(slot, index, content, false, true, cx).map(Some);
+                return self
+                    .put_part(slot, index, content, false, true, cx)
+                    .map(Some);
             }
         }
         if let Some(status) = lean.status.as_deref() {
@@ -467,23 +471,40 @@ impl AgentApiFold {
                 stored.get_or_insert_with(String::new).push_str(&new);
                 text_delta = Some(new);
             }
-            (ContentBody::Refusal { refusal: stored }, ContentBody::Refusal { refusal: Some(new) }) => {
+            (
+                ContentBody::Refusal { refusal: stored },
+                ContentBody::Refusal { refusal: Some(new) },
+            ) => {
                 stored.get_or_insert_with(String::new).push_str(&new);
                 text_delta = Some(new);
             }
-            (ContentBody::Image { image_url: stored }, ContentBody::Image { image_url: Some(new) }) => {
+            (
+                ContentBody::Image { image_url: stored },
+                ContentBody::Image {
+                    image_url: Some(new),
+                },
+            ) => {
                 stored.get_or_insert_with(String::new).push_str(&new);
                 changed_other = true;
             }
             (ContentBody::Data { data: stored }, ContentBody::Data { data: Some(new) }) => {
                 let stored = stored.get_or_insert_with(JsonMap::new);
                 let old_is_string = stored.get("arguments").is_some_and(Value::is_string);
-                let piece = new.get("arguments").and_then(Value::as_str).map(str::to_owned);
+                let piece = new
+                    .get("arguments")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 merge_data_into(stored, new);
                 if is_call {
-                    match (piece, old_is_string, stored.get("arguments").and_then(Value::as_str)) {
+                    match (
+                        piece,
+                        old_is_string,
+                        stored.get("arguments").and_then(Value::as_str),
+                    ) {
                         (Some(piece), true, Some(_)) => args_delta = Some((piece, false)),
-                        (Some(_), false, Some(whole)) => args_delta = Some((whole.to_owned(), true)),
+                        (Some(_), false, Some(whole)) => {
+                            args_delta = Some((whole.to_owned(), true))
+                        }
                         _ => {}
                     }
                 }
@@ -577,7 +598,10 @@ impl AgentApiFold {
                 let same_type = part.content.body.type_str() == content.body.type_str();
                 match (&part.content.body, &content.body) {
                     (ContentBody::Text { text: old }, ContentBody::Text { text: new })
-                    | (ContentBody::Refusal { refusal: old }, ContentBody::Refusal { refusal: new }) => {
+                    | (
+                        ContentBody::Refusal { refusal: old },
+                        ContentBody::Refusal { refusal: new },
+                    ) => {
                         let old = old.as_deref().unwrap_or("");
                         let new = new.as_deref().unwrap_or("");
                         if old != new {
@@ -647,7 +671,11 @@ impl AgentApiFold {
 
     /// Marks a part completed (once).
     fn complete_part(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) {
-        if let Some(Some(part)) = self.messages.get_mut(slot).and_then(|m| m.parts.get_mut(index)) {
+        if let Some(Some(part)) = self
+            .messages
+            .get_mut(slot)
+            .and_then(|m| m.parts.get_mut(index))
+        {
             if !part.completed {
                 part.completed = true;
                 cx.batch.touch_content(slot, index);
@@ -756,10 +784,12 @@ impl AgentApiFold {
                     cx.sequence_number = saved;
                 }
                 if let Some(slot) = self.lookup(&message.id) {
-                    order.push(slot);
+                    if !order.contains(&slot) {
+                        order.push(slot);
+                    }
                 }
             }
-            self.reorder(&order);
+            self.adopt_output(order, cx)?;
         }
         if let Some(outcome) = outcome {
             self.outcome = outcome;
@@ -767,25 +797,26 @@ impl AgentApiFold {
         Ok(())
     }
 
-    /// Puts the messages of the final `output` first, in its order (the reference appends a
-    /// message to `output` when it completes, which can differ from the order they started).
-    fn reorder(&mut self, order: &[usize]) {
-        if order.is_empty() || order.iter().enumerate().all(|(i, &slot)| i == slot) {
-            return;
+    /// Adopts the final `output` as authoritative: its messages, in its order (the reference
+    /// appends a message to `output` when it completes, which can differ from the order in
+    /// which they started). Messages left out of it (never completed) are reported.
+    fn adopt_output(&mut self, order: Vec<usize>, cx: &mut EventCx<'_>) -> Result<()> {
+        let left_out: Vec<String> = (0..self.messages.len())
+            .filter(|slot| !order.contains(slot))
+            .filter_map(|slot| self.messages.get(slot).map(|m| m.message.id.clone()))
+            .collect();
+        self.output_order = Some(order);
+        if left_out.is_empty() {
+            return Ok(());
         }
-        // Slots stay where they are (pending updates refer to them); the snapshot uses this order.
-        let mut wanted: Vec<usize> = Vec::with_capacity(self.messages.len());
-        for &slot in order {
-            if !wanted.contains(&slot) {
-                wanted.push(slot);
-            }
-        }
-        for slot in 0..self.messages.len() {
-            if !wanted.contains(&slot) {
-                wanted.push(slot);
-            }
-        }
-        self.output_order = Some(wanted);
+        cx.warn(
+            WarningCode::UnfinishedMessage,
+            format!(
+                "The final response leaves out messages that never completed ({}); they are \
+                 kept in `incompleteMessages`.",
+                left_out.join(", ")
+            ),
+        )
     }
 
     fn on_server_error(&mut self, error: String, cx: &mut EventCx<'_>) -> Result<()> {

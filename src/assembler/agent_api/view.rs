@@ -46,13 +46,26 @@ impl MessageSlot {
 }
 
 impl AgentApiFold {
-    /// Message slots in output order.
+    /// Message slots in output order: arrival order, or the final `output`'s order once it
+    /// arrived.
     fn ordered(&self) -> impl Iterator<Item = &MessageSlot> {
         let order: Vec<usize> = match &self.output_order {
             Some(order) => order.clone(),
             None => (0..self.messages.len()).collect(),
         };
         order.into_iter().filter_map(|slot| self.messages.get(slot))
+    }
+
+    /// Messages received but left out of the final `output` (they never completed).
+    pub(crate) fn incomplete_messages(&self) -> Vec<Message> {
+        match &self.output_order {
+            None => Vec::new(),
+            Some(order) => (0..self.messages.len())
+                .filter(|slot| !order.contains(slot))
+                .filter_map(|slot| self.messages.get(slot))
+                .map(MessageSlot::to_message)
+                .collect(),
+        }
     }
 
     /// The response as the reference would serialise its final `response` event, with every
@@ -80,10 +93,7 @@ impl AgentApiFold {
                 status: r.status.as_str().to_owned(),
                 id: r.id.clone(),
                 outcome,
-                error: r
-                    .error
-                    .as_ref()
-                    .and_then(|e| serde_json::to_value(e).ok()),
+                error: r.error.as_ref().and_then(|e| serde_json::to_value(e).ok()),
                 usage: r.usage.clone().map(Value::Object),
             });
         }
@@ -138,14 +148,14 @@ impl AgentApiFold {
             let Some(m) = self.messages.get(message) else {
                 continue;
             };
-            let data = m
-                .parts
-                .get(part)
-                .and_then(Option::as_ref)
-                .and_then(|p| match &p.content.body {
-                    ContentBody::Data { data } => data.as_ref(),
-                    _ => None,
-                });
+            let data =
+                m.parts
+                    .get(part)
+                    .and_then(Option::as_ref)
+                    .and_then(|p| match &p.content.body {
+                        ContentBody::Data { data } => data.as_ref(),
+                        _ => None,
+                    });
             let field = |key: &str| {
                 data.and_then(|d| d.get(key))
                     .and_then(Value::as_str)
@@ -166,7 +176,7 @@ impl AgentApiFold {
     /// Every tool call so far, with its raw arguments and the matching output.
     pub(crate) fn tool_calls(&self) -> Vec<ToolCall> {
         let mut calls = Vec::new();
-        for m in self.ordered() {
+        for m in &self.messages {
             if !is_call_type(&m.message.message_type) {
                 continue;
             }
