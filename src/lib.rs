@@ -7,13 +7,21 @@
 //! - [`codec`]: framing, bytes ⇄ event payloads: a WHATWG-complete SSE decoder, NDJSON, format
 //!   detection, limits, and the matching encoders.
 #![deny(rustdoc::broken_intra_doc_links)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
 
 pub mod codec;
 mod error;
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
