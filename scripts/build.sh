@@ -57,7 +57,12 @@ for f in pkg-template/*; do
   [ "$(basename "$f")" = package.json ] || install_if_changed "$f" "$PKG/$(basename "$f")"
 done
 install_if_changed "$OUT/bindgen/$CRATE.js" "$PKG/$CRATE.js"
-install_if_changed "$OUT/bindgen/$CRATE.d.ts" "$PKG/$CRATE.d.ts"
+# The glue's .d.ts minus its init section: initSync/init are wired by the entries and not exported,
+# and their types (RequestInfo, Response, WebAssembly…) would force the DOM lib on Node users.
+grep -q '^export type InitInput' "$OUT/bindgen/$CRATE.d.ts" \
+  || { echo "[build] $CRATE.d.ts: init section not found (wasm-bindgen output changed?)" >&2; exit 1; }
+sed '/^export type InitInput/,$d' "$OUT/bindgen/$CRATE.d.ts" > "$OUT/$CRATE.d.ts"
+install_if_changed "$OUT/$CRATE.d.ts" "$PKG/$CRATE.d.ts"
 install_if_changed "$OPT" "$PKG/${CRATE}_bg.wasm"
 node -e '
   const fs = require("node:fs");
