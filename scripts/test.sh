@@ -70,7 +70,7 @@ suite_deno() {
   project || return 1
   # The same node:test file, under `deno test`; "agentwire" resolves from the project's
   # node_modules through the `deno` export condition.
-  (cd "$PROJECT" && DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
+  (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
     tests/agentwire.test.mjs)
 }

@@ -12,3 +12,9 @@ for (const [name, run] of Object.entries(cases)) {
 test("the package exports exactly the public API", () => {
   assert.deepStrictEqual(Object.keys(api).sort(), ["parseEvent", "parseRequest"]);
 });
+
+test("the runtime loads its own entry (export condition)", () => {
+  const entry = typeof Deno === "undefined" ? "node.js" : "deno.js";
+  assert.ok(import.meta.resolve("agentwire").endsWith(`/node_modules/agentwire/${entry}`),
+    import.meta.resolve("agentwire"));
+});
