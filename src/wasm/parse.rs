@@ -29,8 +29,8 @@ pub fn parse_request(
 /// or as UTF-8 bytes. The result is a plain object with every field of the event, `null`s kept,
 /// keys in the reference's order.
 ///
-/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON or a value that is not an event,
-/// `INVALID_UTF8` for bytes that are not UTF-8.
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_UTF8` for bytes that are
+/// not UTF-8, and a validation code (with `field` when known) for JSON that is not a valid event.
 #[wasm_bindgen(js_name = parseEvent, unchecked_return_type = "AgentEvent")]
 pub fn parse_event(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
