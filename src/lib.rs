@@ -23,6 +23,6 @@ mod error;
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use error::{Error, ErrorCode, Result};

@@ -1,1 +1,17 @@
-//! The JavaScript face (wasm32 only): classes and functions exported through wasm-bindgen.
+//! The JavaScript face (wasm32 only): the functions and classes exported through wasm-bindgen.
+//!
+//! A thin layer: it converts JS values to Rust and back and holds no protocol logic.
+//! - [`parse`]: `parseRequest`, `parseEvent`.
+//! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
+//! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
+//! - [`types`]: the hand-written TypeScript declarations of the values that cross.
+//!
+//! The module is public only so that the wasm-bindgen tests (`tests/wasm_*.rs`) can call the
+//! exported functions directly; JavaScript sees the camelCase names.
+
+pub mod convert;
+pub mod error;
+pub mod parse;
+mod types;
+
+pub use parse::{parse_event, parse_request};

@@ -1,0 +1,3 @@
+// The public API, shared by every runtime entry. The entries (node.js, browser.js, workerd.js,
+// deno.js) instantiate the wasm first, then re-export this module.
+export { parseEvent, parseRequest } from "./agentwire.js";

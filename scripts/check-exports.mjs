@@ -1,0 +1,23 @@
+// Fails the build when the public entry (index.js / index.d.ts) misses a function or class that
+// the wasm-bindgen glue exports, or re-exports something the glue no longer has.
+// Usage: node scripts/check-exports.mjs <pkg dir>
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const dir = resolve(process.argv[2] ?? "pkg");
+const INIT_ONLY = new Set(["default", "initSync"]); // wiring, done by the runtime entries
+const glue = Object.keys(await import(pathToFileURL(`${dir}/agentwire.js`).href))
+  .filter((name) => !INIT_ONLY.has(name));
+const index = Object.keys(await import(pathToFileURL(`${dir}/index.js`).href));
+const dts = readFileSync(`${dir}/index.d.ts`, "utf8");
+
+const problems = [
+  ...glue.filter((n) => !index.includes(n)).map((n) => `index.js does not re-export ${n}`),
+  ...index.filter((n) => !glue.includes(n)).map((n) => `index.js re-exports ${n}, which the glue lacks`),
+  ...glue.filter((n) => !new RegExp(`\\b${n}\\b`).test(dts)).map((n) => `index.d.ts does not mention ${n}`),
+];
+if (problems.length) {
+  for (const p of problems) console.error(`[build] export check: ${p}`);
+  process.exit(1);
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Runs agentwire's test suites: scripts/test.sh [suite...]
+# Suites, in the default order: rust wasm reference build node deno workerd browser.
+# The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
+# Prints one summary line per suite at the end; exits non-zero if any suite failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+export PATH="$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+ALL=(rust wasm reference build node deno workerd browser)
+SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
+
+declare -A RESULT TIME
+banner() { printf '\n=== %s ===\n' "$*"; }
+run() { echo "+ $*"; "$@"; }
+
+PROJECT=""
+cleanup() { [ -n "$PROJECT" ] && rm -rf "$PROJECT"; }
+trap cleanup EXIT
+
+# Builds pkg/ (if needed), packs it, and installs the tarball into a fresh temp project together
+# with tests/js/ and the shared fixtures. Done once per run, shared by the JS suites.
+project() {
+  [ -n "$PROJECT" ] && return 0
+  bash scripts/build.sh >/dev/null || return 1
+  PROJECT=$(mktemp -d "${TMPDIR:-/tmp}/agentwire-js.XXXXXX")
+  local tarball
+  tarball=$(cd "$PROJECT" && npm pack --silent "$ROOT/pkg") || return 1
+  cp -r tests/js "$PROJECT/tests"
+  cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
+  printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
+  (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
+  echo "[test] installed $tarball into $PROJECT"
+}
+
+suite_rust() {
+  run cargo fmt --check &&
+  run cargo clippy --quiet --all-targets -- -D warnings &&
+  run cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings &&
+  run cargo test --quiet
+}
+
+suite_wasm() {
+  # The config runner (wasm-bindgen-test-runner) runs tests/wasm_node.rs in Node and
+  # tests/wasm_browser.rs in headless Chromium via chromedriver (webdriver.json sets the flags).
+  run timeout 600 cargo test --target wasm32-unknown-unknown
+}
+
+suite_reference() {
+  if [ -f scripts/reference/check.sh ]; then
+    run bash scripts/reference/check.sh
+  else
+    echo "skipped: scripts/reference/check.sh does not exist yet"
+    RESULT[reference]=skipped
+  fi
+}
+
+suite_build() {
+  run bash scripts/build.sh
+}
+
+suite_node() {
+  project || return 1
+  (cd "$PROJECT" && AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
+    run timeout 180 node --test --test-reporter=tap tests/*.test.mjs)
+}
+
+suite_deno() {
+  project || return 1
+  # The same node:test file, under `deno test`; "agentwire" resolves from the project's
+  # node_modules through the `deno` export condition.
+  (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
+    run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
+    tests/agentwire.test.mjs)
+}
+
+suite_workerd() {
+  project || return 1
+  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/workerd.mjs" "$PROJECT")
+}
+
+suite_browser() {
+  project || return 1
+  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT")
+}
+
+START=$(date +%s)
+for s in "${SUITES[@]}"; do
+  if ! declare -F "suite_$s" >/dev/null; then echo "unknown suite: $s (known: ${ALL[*]})" >&2; exit 2; fi
+  banner "$s"
+  t0=$(date +%s)
+  if "suite_$s"; then RESULT[$s]=${RESULT[$s]:-pass}; else RESULT[$s]=FAIL; fi
+  TIME[$s]=$(( $(date +%s) - t0 ))
+  echo "--- $s: ${RESULT[$s]} (${TIME[$s]}s)"
+done
+
+banner "summary"
+FAILED=0
+for s in "${SUITES[@]}"; do
+  printf '%-10s %-8s %4ss\n' "$s" "${RESULT[$s]}" "${TIME[$s]}"
+  [ "${RESULT[$s]}" = FAIL ] && FAILED=1
+done
+printf 'total %ss\n' "$(( $(date +%s) - START ))"
+exit $FAILED

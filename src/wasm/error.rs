@@ -1,0 +1,35 @@
+//! Errors cross to JavaScript as real `Error` objects with a stable `code`.
+
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+use crate::Error;
+
+/// The `name` of every error agentwire throws.
+pub const ERROR_NAME: &str = "AgentwireError";
+
+/// Builds the thrown value: a `js_sys::Error` whose `message` is the error's text (with the byte
+/// offset when known), `name` is `"AgentwireError"`, `code` is the stable
+/// [`crate::ErrorCode::as_str`] string, and `field` / `offset` are set when the error has them.
+impl From<Error> for JsValue {
+    fn from(error: Error) -> JsValue {
+        let js = js_sys::Error::new(&error.to_string());
+        js.set_name(ERROR_NAME);
+        set(&js, "code", &JsValue::from_str(error.code().as_str()));
+        if let Some(field) = error.field() {
+            set(&js, "field", &JsValue::from_str(field));
+        }
+        if let Some(offset) = error.offset() {
+            // Offsets are byte positions in one stream: far below 2^53, exact as a JS number.
+            #[allow(clippy::cast_precision_loss)]
+            set(&js, "offset", &JsValue::from_f64(offset as f64));
+        }
+        js.into()
+    }
+}
+
+fn set(target: &js_sys::Error, key: &str, value: &JsValue) {
+    // `Reflect.set` on a fresh, ordinary, extensible Error object cannot fail; if it ever did,
+    // the error would still be thrown, only without this property.
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}

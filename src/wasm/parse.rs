@@ -1,0 +1,41 @@
+//! `parseRequest` and `parseEvent`: one JSON document in, one plain object out.
+
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::convert::{to_js, Text};
+use crate::protocol;
+
+/// Parses and validates an Agent API request (the body of `POST /process`).
+///
+/// `json` is the JSON text, as a string or as UTF-8 bytes. The result is a plain object: the
+/// request with every default filled in and keys in the reference's order, exactly as the
+/// reference's `AgentRequest.model_dump()` gives it; unknown top-level keys are kept.
+///
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_UTF8` for bytes that are
+/// not UTF-8, `INVALID_REQUEST` (with `field`) when validation fails.
+#[wasm_bindgen(js_name = parseRequest, unchecked_return_type = "AgentRequest")]
+pub fn parse_request(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = Text::from_js(json, "parseRequest")?;
+    let request = protocol::parse_request(text.as_str()?)?;
+    Ok(to_js(&request)?)
+}
+
+/// Parses one Agent API event (`object` is `"response"`, `"message"` or `"content"`).
+///
+/// `json` is the JSON text of one event (an SSE `data:` payload or an NDJSON line), as a string
+/// or as UTF-8 bytes. The result is a plain object with every field of the event, `null`s kept,
+/// keys in the reference's order.
+///
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_UTF8` for bytes that are
+/// not UTF-8, and a validation code (with `field` when known) for JSON that is not a valid event.
+#[wasm_bindgen(js_name = parseEvent, unchecked_return_type = "AgentEvent")]
+pub fn parse_event(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = Text::from_js(json, "parseEvent")?;
+    let event = protocol::parse_event(text.as_str()?)?;
+    Ok(to_js(&event)?)
+}

@@ -1,0 +1,40 @@
+// Node-only checks of the installed package itself: export conditions, package.json export,
+// and the TypeScript surface (consumer.ts, type-checked with the workspace's tsc).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+
+test("package.json is exported and says ESM, Node >= 20, side effects only in the entries", () => {
+  const pkg = require("agentwire/package.json");
+  assert.strictEqual(pkg.name, "agentwire");
+  assert.strictEqual(pkg.type, "module");
+  // The entries instantiate the wasm at import: a bundler told they are side-effect free may skip
+  // them and bind straight to the glue's re-exported functions, which then run uninitialised.
+  assert.deepStrictEqual(pkg.sideEffects, ["./node.js", "./browser.js", "./workerd.js", "./deno.js"]);
+  assert.strictEqual(pkg.engines.node, ">=20");
+  assert.deepStrictEqual(Object.keys(pkg.exports["."]),
+    ["types", "workerd", "deno", "node", "browser", "default"]);
+});
+
+test("the tarball ships the wasm and every entry", () => {
+  const dir = dirname(require.resolve("agentwire/package.json"));
+  const files = readdirSync(dir).sort();
+  assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
+    "browser.js", "deno.js", "index.d.ts", "index.js", "node.js", "package.json", "workerd.js"]);
+  const wasm = readFileSync(`${dir}/agentwire_bg.wasm`);
+  assert.ok(WebAssembly.validate(wasm), "agentwire_bg.wasm is a valid module");
+});
+
+test("the TypeScript surface type-checks strictly", { skip: !process.env.AGENTWIRE_TSC }, () => {
+  const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
+  const result = spawnSync(process.execPath, [process.env.AGENTWIRE_TSC, "--noEmit", "--strict",
+    "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+    "--lib", "es2022", consumer], { encoding: "utf8", timeout: 60_000 });
+  assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+});

@@ -1,0 +1,101 @@
+// workerd smoke test: runs a worker in miniflare (real workerd, 127.0.0.1 only) that imports the
+// installed package through its `workerd` export condition, with the .wasm as a CompiledWasm
+// module, and checks (1) a fetch answered with parseRequest and (2) the shared cases in-worker.
+// Usage: node tests/js/runners/workerd.mjs <project dir with node_modules/agentwire>
+import { writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { Miniflare } from "miniflare";
+import { resolveEntry } from "./resolve.mjs";
+import { report } from "./tap.mjs";
+
+const project = process.argv[2];
+if (!project) throw new Error("usage: workerd.mjs <project dir>");
+// The conditions wrangler uses for Workers.
+const entry = resolveEntry(project, "agentwire", ["workerd", "worker", "browser", "import", "default"]);
+const pkgDir = dirname(entry);
+
+const workerPath = join(project, "worker.mjs");
+writeFileSync(workerPath, `
+import * as api from "./${relative(project, entry)}";
+import assert from "node:assert/strict";
+import { cases } from "./tests/cases.mjs";
+import { runCases } from "./tests/runners/tap.mjs";
+
+export default {
+  async fetch(request) {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/process" && request.method === "POST") {
+      try {
+        const parsed = api.parseRequest(new Uint8Array(await request.arrayBuffer()));
+        return Response.json(parsed);
+      } catch (e) {
+        return Response.json({ name: e.name, code: e.code, field: e.field ?? null }, { status: 400 });
+      }
+    }
+    if (pathname === "/cases") return Response.json(await runCases(cases, api, assert));
+    return new Response("not found", { status: 404 });
+  },
+};
+`);
+
+const esm = (path) => ({ type: "ESModule", path });
+const mf = new Miniflare({
+  host: "127.0.0.1",
+  port: 0,
+  compatibilityDate: "2025-09-01",
+  compatibilityFlags: ["nodejs_compat"],
+  modulesRoot: project,
+  modules: [
+    esm(workerPath),
+    esm(entry),
+    esm(join(pkgDir, "agentwire.js")),
+    esm(join(pkgDir, "index.js")),
+    { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") },
+    esm(join(project, "tests/cases.mjs")),
+    esm(join(project, "tests/fixtures.mjs")),
+    esm(join(project, "tests/runners/tap.mjs")),
+  ],
+});
+
+const results = [];
+async function check(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+  } catch (e) {
+    results.push({ name, ok: false, error: e?.stack ?? String(e) });
+  }
+}
+function expect(actual, expected, what) {
+  const a = JSON.stringify(actual), b = JSON.stringify(expected);
+  if (a !== b) throw new Error(`${what}: got ${a}, expected ${b}`);
+}
+const post = (body) => mf.dispatchFetch("http://localhost/process", { method: "POST", body });
+
+try {
+  await mf.ready;
+  await check("the workerd condition is the entry", () => expect(relative(pkgDir, entry), "workerd.js", "entry"));
+  await check("POST /process answers with the parsed request and its defaults", async () => {
+    const res = await post('{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"session_id":"s1"}');
+    expect(res.status, 200, "status");
+    const body = await res.json();
+    expect([body.stream, body.n, body.model, body.session_id, body.input[0].role], [true, 1, null, "s1", "user"], "fields");
+  });
+  await check("POST /process without input answers INVALID_REQUEST on input", async () => {
+    const res = await post('{"stream":true}');
+    expect(res.status, 400, "status");
+    expect(await res.json(), { name: "AgentwireError", code: "INVALID_REQUEST", field: "input" }, "error");
+  });
+  await check("POST /process with non-UTF-8 bytes answers INVALID_UTF8", async () => {
+    const res = await post(new Uint8Array([0x7b, 0xff, 0x7d]));
+    expect((await res.json()).code, "INVALID_UTF8", "code");
+  });
+  const res = await mf.dispatchFetch("http://localhost/cases");
+  if (res.status !== 200) throw new Error(`/cases: status ${res.status}: ${await res.text()}`);
+  for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
+} catch (e) {
+  results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
+} finally {
+  await mf.dispose();
+}
+process.exitCode = report("workerd", results) === 0 ? 0 : 1;

@@ -1,0 +1,166 @@
+//! Checks shared by the Node and browser wasm-bindgen suites: each suite wraps every function
+//! here in a `#[wasm_bindgen_test]`, so the same assertions run in both environments.
+
+use agentwire::wasm::{parse_event, parse_request};
+use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A content delta exactly as the reference's `model_dump_json()` writes it.
+pub const CONTENT_EVENT: &str = r#"{"sequence_number":2,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"Hi ✓"}"#;
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).unwrap()
+}
+
+fn keys(value: &JsValue) -> Vec<String> {
+    Object::keys(value.unchecked_ref::<Object>())
+        .iter()
+        .map(|k| k.as_string().unwrap())
+        .collect()
+}
+
+fn stringify(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().as_string().unwrap()
+}
+
+/// The thrown value, checked to be a real `Error` named `AgentwireError` with a string code.
+fn thrown(result: Result<JsValue, JsValue>) -> JsValue {
+    let error = result.expect_err("expected a thrown error");
+    assert!(
+        error.is_instance_of::<js_sys::Error>(),
+        "not an Error: {error:?}"
+    );
+    assert_eq!(
+        get(&error, "name").as_string().as_deref(),
+        Some("AgentwireError")
+    );
+    error
+}
+
+fn code(error: &JsValue) -> String {
+    get(error, "code").as_string().unwrap()
+}
+
+pub fn request_defaults_in_reference_order() {
+    let request = parse_request(&JsValue::from_str(
+        r#"{"input":[],"custom":{"b":1,"a":null}}"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        keys(&request),
+        [
+            "input",
+            "stream",
+            "id",
+            "model",
+            "top_p",
+            "temperature",
+            "frequency_penalty",
+            "presence_penalty",
+            "max_tokens",
+            "stop",
+            "n",
+            "seed",
+            "tools",
+            "session_id",
+            "user_id",
+            "custom"
+        ]
+    );
+    assert_eq!(get(&request, "stream"), JsValue::TRUE);
+    assert_eq!(get(&request, "n").as_f64(), Some(1.0));
+    assert!(
+        get(&request, "model").is_null(),
+        "nulls are kept, not dropped"
+    );
+    // Unknown keys are kept, nested maps stay in insertion order with their nulls.
+    assert_eq!(stringify(&get(&request, "custom")), r#"{"b":1,"a":null}"#);
+}
+
+pub fn request_from_bytes_equals_request_from_string() {
+    let text = r#"{"input":[{"role":"user","content":[{"type":"text","text":"héllo"}]}],"session_id":"s1"}"#;
+    let from_str = parse_request(&JsValue::from_str(text)).unwrap();
+    let from_bytes = parse_request(&Uint8Array::from(text.as_bytes()).into()).unwrap();
+    assert_eq!(stringify(&from_str), stringify(&from_bytes));
+    assert_eq!(
+        get(&from_str, "session_id").as_string().as_deref(),
+        Some("s1")
+    );
+    let input: Array = get(&from_str, "input").dyn_into().unwrap();
+    assert_eq!(input.length(), 1);
+    assert_eq!(
+        get(&input.get(0), "role").as_string().as_deref(),
+        Some("user")
+    );
+}
+
+pub fn results_are_plain_objects() {
+    let event = parse_event(&JsValue::from_str(CONTENT_EVENT)).unwrap();
+    let proto = Object::get_prototype_of(&event);
+    assert_eq!(
+        JsValue::from(proto),
+        JsValue::from(Object::get_prototype_of(&Object::new()))
+    );
+    let input = get(
+        &parse_request(&JsValue::from_str(r#"{"input":[]}"#)).unwrap(),
+        "input",
+    );
+    assert!(Array::is_array(&input));
+}
+
+pub fn event_round_trips_byte_for_byte() {
+    let event = parse_event(&JsValue::from_str(CONTENT_EVENT)).unwrap();
+    assert_eq!(stringify(&event), CONTENT_EVENT);
+    let from_bytes = parse_event(&Uint8Array::from(CONTENT_EVENT.as_bytes()).into()).unwrap();
+    assert_eq!(stringify(&from_bytes), CONTENT_EVENT);
+}
+
+pub fn missing_input_names_the_field() {
+    let error = thrown(parse_request(&JsValue::from_str(r#"{"stream":true}"#)));
+    assert_eq!(code(&error), "INVALID_REQUEST");
+    assert_eq!(get(&error, "field").as_string().as_deref(), Some("input"));
+    assert!(get(&error, "offset").is_undefined());
+}
+
+pub fn out_of_range_n_names_the_field() {
+    let error = thrown(parse_request(&JsValue::from_str(r#"{"input":[],"n":6}"#)));
+    assert_eq!(code(&error), "INVALID_REQUEST");
+    assert_eq!(get(&error, "field").as_string().as_deref(), Some("n"));
+}
+
+pub fn malformed_json_is_invalid_json() {
+    for text in ["", "{", r#"{"input":[]"#, "nul"] {
+        let error = thrown(parse_request(&JsValue::from_str(text)));
+        assert_eq!(code(&error), "INVALID_JSON", "for {text:?}");
+        let error = thrown(parse_event(&JsValue::from_str(text)));
+        assert_eq!(code(&error), "INVALID_JSON", "for {text:?}");
+    }
+}
+
+pub fn invalid_utf8_reports_the_offset() {
+    let bytes = Uint8Array::from(&b"{\"input\":[\xff]}"[..]);
+    let error = thrown(parse_request(&bytes.into()));
+    assert_eq!(code(&error), "INVALID_UTF8");
+    assert_eq!(get(&error, "offset").as_f64(), Some(10.0));
+}
+
+pub fn wrong_argument_type_is_invalid_option() {
+    for value in [
+        JsValue::from_f64(42.0),
+        JsValue::NULL,
+        JsValue::UNDEFINED,
+        Object::new().into(),
+    ] {
+        let error = thrown(parse_event(&value));
+        assert_eq!(code(&error), "INVALID_OPTION");
+    }
+}
+
+pub fn errors_do_not_poison_the_instance() {
+    for _ in 0..100 {
+        let _ = parse_request(&JsValue::from_str("{"));
+        let _ = parse_event(&JsValue::from_f64(1.0));
+    }
+    let event = parse_event(&JsValue::from_str(CONTENT_EVENT)).unwrap();
+    assert_eq!(get(&event, "text").as_string().as_deref(), Some("Hi ✓"));
+}
