@@ -58,12 +58,15 @@ export const cases = {
   },
 
   "parseRequest reads a Uint8Array exactly like a string"({ parseRequest }, assert) {
-    const text = '{"input":[{"role":"user","content":[{"type":"text","text":"héllo 中文 👩‍💻"}]}],"session_id":"s1"}';
+    // An explicit message id: without one, each parse generates a fresh msg_<uuid4>, as the reference does.
+    const text = '{"input":[{"id":"m1","role":"user","content":[{"type":"text","text":"héllo 中文 👩‍💻"}]}],"session_id":"s1"}';
     const fromString = parseRequest(text);
     assert.deepStrictEqual(parseRequest(utf8(text)), fromString);
     assert.strictEqual(fromString.session_id, "s1");
     assert.strictEqual(fromString.input[0].role, "user");
     assert.strictEqual(fromString.input[0].content[0].text, "héllo 中文 👩‍💻");
+    const generated = parseRequest('{"input":[{"role":"user","content":[]}]}').input[0].id;
+    assert.match(generated, /^msg_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   },
 
   "parseRequest without input throws INVALID_REQUEST naming the field"({ parseRequest }, assert) {

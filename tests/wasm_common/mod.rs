@@ -78,7 +78,8 @@ pub fn request_defaults_in_reference_order() {
 }
 
 pub fn request_from_bytes_equals_request_from_string() {
-    let text = r#"{"input":[{"role":"user","content":[{"type":"text","text":"héllo"}]}],"session_id":"s1"}"#;
+    // With an explicit message id: without one, each parse generates a fresh `msg_<uuid4>`.
+    let text = r#"{"input":[{"id":"m1","role":"user","content":[{"type":"text","text":"héllo"}]}],"session_id":"s1"}"#;
     let from_str = parse_request(&JsValue::from_str(text)).unwrap();
     let from_bytes = parse_request(&Uint8Array::from(text.as_bytes()).into()).unwrap();
     assert_eq!(stringify(&from_str), stringify(&from_bytes));
