@@ -1,6 +1,27 @@
 // The public types of agentwire, shared by every runtime entry (node, browser, workerd, deno).
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
-export { parseEvent, parseRequest } from "./agentwire.js";
+export { parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+export { StreamAssembler } from "./assembler.js";
+export type {
+  AgentApiSnapshot,
+  ArgumentsUpdate,
+  Body,
+  ContentUpdate,
+  MessageUpdate,
+  Outcome,
+  Protocol,
+  ReadableStreamLike,
+  ResponseLike,
+  ResponseUpdate,
+  Snapshot,
+  StreamAssemblerOptions,
+  TextUpdate,
+  ToolCall,
+  Update,
+  Warning,
+  WarningCode,
+  WarningUpdate,
+} from "./assembler.js";
 export type {
   AgentEvent,
   AgentRequest,

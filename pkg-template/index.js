@@ -1,3 +1,4 @@
 // The public API, shared by every runtime entry. The entries (node.js, browser.js, workerd.js,
 // deno.js) instantiate the wasm first, then re-export this module.
-export { parseEvent, parseRequest } from "./agentwire.js";
+export { parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+export { StreamAssembler } from "./assembler.js";

@@ -7,8 +7,11 @@ import { pathToFileURL } from "node:url";
 
 const dir = resolve(process.argv[2] ?? "pkg");
 const INIT_ONLY = new Set(["default", "initSync"]); // wiring, done by the runtime entries
+// A glue class `XCore` is wrapped by the JS class `X` (e.g. StreamAssemblerCore → StreamAssembler
+// in assembler.js): the public name is the wrapper's.
 const glue = Object.keys(await import(pathToFileURL(`${dir}/agentwire.js`).href))
-  .filter((name) => !INIT_ONLY.has(name));
+  .filter((name) => !INIT_ONLY.has(name))
+  .map((name) => name.replace(/Core$/, ""));
 const index = Object.keys(await import(pathToFileURL(`${dir}/index.js`).href));
 const dts = readFileSync(`${dir}/index.d.ts`, "utf8");
 

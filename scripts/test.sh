@@ -29,6 +29,7 @@ project() {
   tarball=$(cd "$PROJECT" && npm pack --silent "$ROOT/pkg") || return 1
   cp -r tests/js "$PROJECT/tests"
   cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
+  cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   echo "[test] installed $tarball into $PROJECT"

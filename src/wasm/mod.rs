@@ -2,6 +2,8 @@
 //!
 //! A thin layer: it converts JS values to Rust and back and holds no protocol logic.
 //! - [`parse`]: `parseRequest`, `parseEvent`.
+//! - [`assembler`]: the `StreamAssembler` core class.
+//! - [`options`]: option bags in.
 //! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
 //! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
 //! - [`types`]: the hand-written TypeScript declarations of the values that cross.
@@ -9,9 +11,11 @@
 //! The module is public only so that the wasm-bindgen tests (`tests/wasm_*.rs`) can call the
 //! exported functions directly; JavaScript sees the camelCase names.
 
+pub mod assembler;
 pub mod convert;
 pub mod error;
+pub mod options;
 pub mod parse;
 mod types;
 
-pub use parse::{parse_event, parse_request};
+pub use parse::{parse_event, parse_request, wasm_memory_bytes};

@@ -39,3 +39,13 @@ pub fn parse_event(
     let event = protocol::parse_event(text.as_str()?)?;
     Ok(to_js(&event)?)
 }
+
+/// The size of this module's WebAssembly memory, in bytes. WebAssembly memory grows but never
+/// shrinks: watch this to check that long-lived pages free their assemblers.
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    // Pages of 64 KiB; at most 65,536 of them (4 GiB), exact as a JS number.
+    #[allow(clippy::cast_precision_loss)]
+    let bytes = (core::arch::wasm32::memory_size(0) as f64) * 65536.0;
+    bytes
+}

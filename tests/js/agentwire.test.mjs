@@ -6,11 +6,11 @@ import * as api from "agentwire";
 import { cases } from "./cases.mjs";
 
 for (const [name, run] of Object.entries(cases)) {
-  test(name, () => run(api, assert));
+  test(name, async () => await run(api, assert));
 }
 
 test("the package exports exactly the public API", () => {
-  assert.deepStrictEqual(Object.keys(api).sort(), ["parseEvent", "parseRequest"]);
+  assert.deepStrictEqual(Object.keys(api).sort(), ["StreamAssembler", "parseEvent", "parseRequest", "wasmMemoryBytes"]);
 });
 
 test("the runtime loads its own entry (export condition)", () => {

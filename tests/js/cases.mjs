@@ -3,6 +3,7 @@
 // the package's namespace (`import * as api from "agentwire"`) and an assert object with the
 // node:assert/strict interface (`ok`, `strictEqual`, `deepStrictEqual`, `throws`).
 import { contentEvents } from "./fixtures.mjs";
+import { assemblerCases } from "./assembler-cases.mjs";
 
 /** A content delta exactly as the reference's `model_dump_json()` writes it. */
 export const CONTENT_EVENT =
@@ -132,4 +133,5 @@ export const cases = {
     }
     assert.strictEqual(parseEvent(CONTENT_EVENT).text, "Hi ✓ 😀");
   },
+  ...assemblerCases,
 };

@@ -1,8 +1,10 @@
-// Type-checked (never run) by package.test.mjs with `tsc --noEmit --strict --lib es2022` (no DOM,
-// no @types/node): the package's public types resolve through `exports.types`, are precise
+// Type-checked (never run) by package.test.mjs with `tsc --noEmit --strict --lib
+// es2022,esnext.disposable` (no DOM, no @types/node): the package's public types resolve through `exports.types`, are precise
 // (no `any`), and narrow as documented.
-import { parseEvent, parseRequest } from "agentwire";
-import type { AgentEvent, AgentRequest, AgentwireError, ErrorCode, Message } from "agentwire";
+import { parseEvent, parseRequest, StreamAssembler } from "agentwire";
+import type {
+  AgentEvent, AgentRequest, AgentwireError, ErrorCode, Message, Outcome, Snapshot, ToolCall, Update,
+} from "agentwire";
 
 const request: AgentRequest = parseRequest('{"input":[]}');
 const input: Message[] = request.input;
@@ -36,3 +38,37 @@ request.input.nope;
 import("agentwire").then((m) => m.initSync);
 
 void input; void n; void stream;
+
+// StreamAssembler: updates narrow by `type`; the snapshot and tool calls are typed.
+{
+  using asm = new StreamAssembler({ protocol: "auto", strict: false, maxEventBytes: 1 << 20 });
+  const updates: Update[] = asm.push(new Uint8Array());
+  for (const u of updates) {
+    if (u.type === "text") {
+      const delta: string = u.delta;
+      const replace: boolean = u.replace;
+      void delta; void replace;
+    } else if (u.type === "response") {
+      const outcome: Outcome = u.outcome;
+      void outcome;
+    } else if (u.type === "warning") {
+      const code: string = u.code;
+      void code;
+    }
+  }
+  const snapshot: Snapshot = asm.snapshot();
+  const outputs: Message[] = snapshot.output;
+  const calls: ToolCall[] = asm.toolCalls();
+  const raw: string | undefined = calls[0]?.arguments;
+  // @ts-expect-error not a protocol
+  new StreamAssembler({ protocol: "grpc" });
+  // @ts-expect-error push takes bytes or text
+  asm.push(42);
+  void outputs; void raw;
+}
+async function readBody(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const snapshot = await StreamAssembler.collect(body, { strict: true });
+  for await (const batch of StreamAssembler.read(body)) void batch;
+  return snapshot.outcome;
+}
+void readBody;

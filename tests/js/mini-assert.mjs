@@ -20,6 +20,9 @@ export default {
   strictEqual(actual, expected, message = "values differ") {
     if (!Object.is(actual, expected)) fail(message, actual, expected);
   },
+  notStrictEqual(actual, expected, message = "values are identical") {
+    if (Object.is(actual, expected)) fail(message, actual, expected);
+  },
   match(actual, regexp, message = "value does not match") {
     if (typeof actual !== "string" || !regexp.test(actual)) fail(message, actual, String(regexp));
   },

@@ -26,7 +26,8 @@ test("the tarball ships the wasm and every entry", () => {
   const dir = dirname(require.resolve("agentwire/package.json"));
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "browser.js", "deno.js", "index.d.ts", "index.js", "node.js", "package.json", "workerd.js"]);
+    "assembler.d.ts", "assembler.js", "browser.js", "deno.js", "index.d.ts", "index.js", "node.js",
+    "package.json", "workerd.js"]);
   const wasm = readFileSync(`${dir}/agentwire_bg.wasm`);
   assert.ok(WebAssembly.validate(wasm), "agentwire_bg.wasm is a valid module");
 });
@@ -35,6 +36,6 @@ test("the TypeScript surface type-checks strictly", { skip: !process.env.AGENTWI
   const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
   const result = spawnSync(process.execPath, [process.env.AGENTWIRE_TSC, "--noEmit", "--strict",
     "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
-    "--lib", "es2022", consumer], { encoding: "utf8", timeout: 60_000 });
+    "--lib", "es2022,esnext.disposable", consumer], { encoding: "utf8", timeout: 60_000 });
   assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });

@@ -82,6 +82,8 @@ pub(crate) struct ArgumentsMirror {
     pub(crate) raw_seen: usize,
     /// Whether the raw string was replaced since the consumer last looked.
     pub(crate) raw_replaced: bool,
+    /// The output the consumer has seen: (output message slot, completed), once reported.
+    pub(crate) output_seen: Option<(usize, bool)>,
 }
 
 /// A message being assembled.
@@ -116,8 +118,9 @@ pub struct ToolCall {
     pub output: Option<Value>,
 }
 
-/// The change of one tool call's parsed arguments since the consumer last looked (see
-/// [`StreamAssembler::tool_call_changes`]).
+/// One tool call, with what changed since the consumer last looked (see
+/// [`StreamAssembler::tool_call_changes`]): enough to keep a mirror of every call, including
+/// its parsed arguments, up to date in O(bytes received since).
 ///
 /// [`StreamAssembler::tool_call_changes`]: super::StreamAssembler::tool_call_changes
 #[derive(Debug, Clone, PartialEq)]
@@ -126,12 +129,22 @@ pub struct ToolCallChange {
     pub message_id: String,
     /// The index of the part holding the call.
     pub index: usize,
+    /// The message type (`function_call`, `plugin_call` or `mcp_call`).
+    pub message_type: String,
+    /// The call id, when known.
+    pub call_id: Option<String>,
+    /// The tool name, when known.
+    pub name: Option<String>,
+    /// Whether the call's part (or message) is completed.
+    pub completed: bool,
     /// Characters appended to the raw arguments (with `raw_replace`, the whole string).
     pub raw_delta: String,
     /// Whether the raw arguments were replaced rather than appended to.
     pub raw_replace: bool,
     /// Ops that turn the previously seen parsed value into the current best-effort value.
     pub ops: Vec<Op>,
+    /// The output of the matching `*_output` message, when it appeared or changed since.
+    pub output: Option<Value>,
 }
 
 /// Whether a message type carries a tool call's arguments.

@@ -214,21 +214,38 @@ impl AgentApiFold {
 
     /// The `output` of the `*_output` message answering `call_id`.
     fn output_for(&self, call_id: &str) -> Option<Value> {
+        self.output_slot(call_id).and_then(|(slot, index, _)| {
+            let part = self.messages.get(slot)?.parts.get(index)?.as_ref()?;
+            match &part.content.body {
+                ContentBody::Data { data: Some(d) } => d.get("output").cloned(),
+                _ => None,
+            }
+        })
+    }
+
+    /// Where the output answering `call_id` is: (message slot, part index, completed).
+    fn output_slot(&self, call_id: &str) -> Option<(usize, usize, bool)> {
         self.messages
             .iter()
-            .filter(|m| is_output_type(&m.message.message_type))
-            .flat_map(|m| m.parts.iter().flatten())
-            .find_map(|p| match &p.content.body {
-                ContentBody::Data { data: Some(d) }
-                    if d.get("call_id").and_then(Value::as_str) == Some(call_id) =>
-                {
-                    d.get("output").cloned()
-                }
-                _ => None,
+            .enumerate()
+            .filter(|(_, m)| is_output_type(&m.message.message_type))
+            .find_map(|(slot, m)| {
+                m.parts.iter().enumerate().find_map(|(index, p)| match p {
+                    Some(p) => match &p.content.body {
+                        ContentBody::Data { data: Some(d) }
+                            if d.get("call_id").and_then(Value::as_str) == Some(call_id) =>
+                        {
+                            let done = p.completed || m.message.status == RunStatus::Completed;
+                            Some((slot, index, done))
+                        }
+                        _ => None,
+                    },
+                    None => None,
+                })
             })
     }
 
-    /// Changes of parsed tool-call arguments since the last call. The first call starts
+    /// Every tool call, with what changed since the last call. The first call starts
     /// tracking: from then on, arguments are parsed incrementally as they arrive.
     pub(crate) fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
         if !self.track_arguments {
@@ -247,14 +264,48 @@ impl AgentApiFold {
                 }
             }
         }
+        // Outputs first (a shared borrow), then the mirrors (a mutable one).
+        let mut outputs = Vec::new();
+        for m in &self.messages {
+            if !is_call_type(&m.message.message_type) {
+                continue;
+            }
+            for part in m.parts.iter().flatten() {
+                let call_id = match &part.content.body {
+                    ContentBody::Data { data: Some(d) } => d.get("call_id").and_then(Value::as_str),
+                    _ => None,
+                };
+                outputs.push(call_id.and_then(|id| self.output_slot(id)).map(
+                    |(slot, index, done)| {
+                        (
+                            (slot, done),
+                            index,
+                            call_id.and_then(|id| self.output_for(id)),
+                        )
+                    },
+                ));
+            }
+        }
+        let mut outputs = outputs.into_iter();
         let mut changes = Vec::new();
         for m in &mut self.messages {
             if !is_call_type(&m.message.message_type) {
                 continue;
             }
-            let message_id = &m.message.id;
+            let message_done = m.message.status == RunStatus::Completed;
             for (index, part) in m.parts.iter_mut().enumerate() {
                 let Some(part) = part else { continue };
+                let output = outputs.next().flatten();
+                let data = match &part.content.body {
+                    ContentBody::Data { data } => data.as_ref(),
+                    _ => None,
+                };
+                let field = |key: &str| {
+                    data.and_then(|d| d.get(key))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                };
+                let (call_id, name) = (field("call_id"), field("name"));
                 let raw = arguments_of(&part.content).unwrap_or("");
                 let Some(mirror) = part.mirror.as_mut() else {
                     continue;
@@ -263,15 +314,24 @@ impl AgentApiFold {
                 let raw_delta = raw.get(mirror.raw_seen..).unwrap_or("").to_owned();
                 let raw_replace = std::mem::take(&mut mirror.raw_replaced);
                 mirror.raw_seen = raw.len();
-                if ops.is_empty() && raw_delta.is_empty() && !raw_replace {
-                    continue;
-                }
+                let output = match output {
+                    Some((seen, _, value)) if mirror.output_seen != Some(seen) => {
+                        mirror.output_seen = Some(seen);
+                        value
+                    }
+                    _ => None,
+                };
                 changes.push(ToolCallChange {
-                    message_id: message_id.clone(),
+                    message_id: m.message.id.clone(),
                     index,
+                    message_type: m.message.message_type.as_str().to_owned(),
+                    call_id,
+                    name,
+                    completed: part.completed || message_done,
                     raw_delta,
                     raw_replace,
                     ops,
+                    output,
                 });
             }
         }

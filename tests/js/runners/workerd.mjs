@@ -2,7 +2,7 @@
 // installed package through its `workerd` export condition, with the .wasm as a CompiledWasm
 // module, and checks (1) a fetch answered with parseRequest and (2) the shared cases in-worker.
 // Usage: node tests/js/runners/workerd.mjs <project dir with node_modules/agentwire>
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
@@ -39,6 +39,11 @@ export default {
 `);
 
 const esm = (path) => ({ type: "ESModule", path });
+function jsFiles(dir) {
+  return readdirSync(dir, { recursive: true })
+    .filter((f) => /\.(m?js)$/.test(f) && !f.endsWith(".test.mjs"))
+    .map((f) => join(dir, f));
+}
 const mf = new Miniflare({
   host: "127.0.0.1",
   port: 0,
@@ -47,13 +52,10 @@ const mf = new Miniflare({
   modulesRoot: project,
   modules: [
     esm(workerPath),
-    esm(entry),
-    esm(join(pkgDir, "agentwire.js")),
-    esm(join(pkgDir, "index.js")),
+    // Every module of the package and of the shared tests, as a bundler would include them.
+    ...jsFiles(pkgDir).map(esm),
     { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") },
-    esm(join(project, "tests/cases.mjs")),
-    esm(join(project, "tests/fixtures.mjs")),
-    esm(join(project, "tests/runners/tap.mjs")),
+    ...jsFiles(join(project, "tests")).map(esm),
   ],
 });
 

@@ -1,0 +1,166 @@
+// StreamAssembler: the JS class around the wasm core. It adds what belongs in JS: reading a
+// fetch() body (ReadableStream, Response or async iterable) with cancellation, the tool-call
+// mirror (parsed arguments kept up to date in O(new bytes) per read), and free()/dispose.
+import { StreamAssemblerCore } from "./agentwire.js";
+
+const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+
+function agentwireError(code, message) {
+  const error = new Error(message);
+  error.name = "AgentwireError";
+  error.code = code;
+  return error;
+}
+
+export class StreamAssembler {
+  #core;
+  #calls = new Map();
+
+  constructor(options) {
+    this.#core = new StreamAssemblerCore(options);
+  }
+
+  #live() {
+    if (this.#core === undefined) {
+      throw agentwireError("FINISHED", "The assembler has been freed; create a new one.");
+    }
+    return this.#core;
+  }
+
+  push(chunk) {
+    const core = this.#live();
+    if (typeof chunk === "string") return core.pushText(chunk);
+    if (chunk instanceof Uint8Array) return core.pushBytes(chunk);
+    if (ArrayBuffer.isView(chunk)) {
+      return core.pushBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    }
+    if (chunk instanceof ArrayBuffer) return core.pushBytes(new Uint8Array(chunk));
+    throw agentwireError("INVALID_OPTION", "push expects a Uint8Array or a string");
+  }
+
+  finish() {
+    return this.#live().finish();
+  }
+
+  snapshot() {
+    return this.#live().snapshot();
+  }
+
+  get outcome() {
+    return this.#live().outcome;
+  }
+
+  get protocol() {
+    return this.#live().protocol ?? null;
+  }
+
+  toolCalls() {
+    for (const change of this.#live().toolCallChanges()) {
+      const key = `${change.messageId}#${change.index}`;
+      const previous = this.#calls.get(key);
+      const unchanged = previous !== undefined && change.rawDelta === "" && !change.rawReplace
+        && change.ops.length === 0 && change.output === undefined
+        && previous.completed === change.completed && previous.callId === change.callId
+        && previous.name === change.name;
+      if (unchanged) continue;
+      let parsed = previous?.parsed;
+      for (const op of change.ops) parsed = applyOp(parsed, op);
+      this.#calls.set(key, Object.freeze({
+        messageId: change.messageId,
+        index: change.index,
+        messageType: change.messageType,
+        callId: change.callId ?? null,
+        name: change.name ?? null,
+        arguments: change.rawReplace ? change.rawDelta : (previous?.arguments ?? "") + change.rawDelta,
+        parsed: parsed === undefined ? null : parsed,
+        completed: change.completed,
+        output: change.output !== undefined ? change.output : (previous?.output ?? null),
+      }));
+    }
+    return [...this.#calls.values()];
+  }
+
+  free() {
+    if (this.#core !== undefined) {
+      this.#core.free();
+      this.#core = undefined;
+      this.#calls.clear();
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+
+  static async collect(body, options) {
+    const assembler = new StreamAssembler(options);
+    try {
+      for await (const chunk of chunks(body)) assembler.push(chunk);
+      assembler.finish();
+      return assembler.snapshot();
+    } finally {
+      assembler.free();
+    }
+  }
+
+  static async *read(body, options) {
+    const assembler = new StreamAssembler(options);
+    try {
+      for await (const chunk of chunks(body)) {
+        const updates = assembler.push(chunk);
+        if (updates.length > 0) yield updates;
+      }
+      yield assembler.finish();
+    } finally {
+      assembler.free();
+    }
+  }
+}
+
+// The chunks of a Response, a ReadableStream or an async iterable. Leaving the loop early
+// (break, an exception, or a consumer that stops iterating) cancels the underlying body.
+async function* chunks(body) {
+  if (body !== null && typeof body === "object" && "body" in body && typeof body.arrayBuffer === "function") {
+    if (body.body === null) return;
+    body = body.body;
+  }
+  if (body !== null && typeof body === "object" && typeof body.getReader === "function") {
+    const reader = body.getReader();
+    let done = false;
+    try {
+      for (;;) {
+        const result = await reader.read();
+        if (result.done) {
+          done = true;
+          return;
+        }
+        yield result.value;
+      }
+    } finally {
+      if (!done) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+  }
+  if (body !== null && typeof body === "object" && typeof body[Symbol.asyncIterator] === "function") {
+    yield* body;
+    return;
+  }
+  throw agentwireError("INVALID_OPTION", "expected a Response, a ReadableStream or an async iterable of Uint8Array");
+}
+
+// Applies one mirror op without mutating: the containers on the path are copied, so a UI can
+// compare old and new values by identity.
+function applyOp(root, op) {
+  if (op.path.length === 0) return op.op === "set" ? op.value : root + op.text;
+  return updateAt(root, op.path, 0, op);
+}
+
+function updateAt(node, path, i, op) {
+  const key = path[i];
+  const copy = Array.isArray(node) ? node.slice() : { ...node };
+  const next = i === path.length - 1
+    ? (op.op === "set" ? op.value : copy[key] + op.text)
+    : updateAt(copy[key], path, i + 1, op);
+  Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true });
+  return copy;
+}

@@ -1,0 +1,256 @@
+// StreamAssembler cases, run in every runtime (Node, Deno, workerd, Chromium) like cases.mjs.
+const utf8 = (s) => new TextEncoder().encode(s);
+const sse = (events) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+
+const response = (seq, status, extra = {}) => ({
+  sequence_number: seq, object: "response", status, error: null, id: "resp_1",
+  created_at: 1700000000, completed_at: null, output: null, usage: null, session_id: "s1", ...extra,
+});
+const message = (seq, id, type, status, content = null) => ({
+  sequence_number: seq, object: "message", status, error: null, id, type, role: "assistant",
+  content, code: null, message: null, usage: null, metadata: null,
+});
+const text = (seq, msg, index, delta, status, t) => ({
+  sequence_number: seq, object: "content", status, error: null, type: "text", index, delta,
+  msg_id: msg, text: t,
+});
+const data = (seq, msg, delta, status, d) => ({
+  sequence_number: seq, object: "content", status, error: null, type: "data", index: 0, delta,
+  msg_id: msg, data: d,
+});
+
+/** A complete run: text with multi-byte characters, a streamed tool call, its output. */
+export const RUN = sse([
+  response(0, "created"),
+  response(1, "in_progress"),
+  message(2, "m1", "message", "in_progress"),
+  text(3, "m1", 0, true, "in_progress", "Héllo "),
+  text(4, "m1", 0, true, "in_progress", "中文 👩‍💻"),
+  text(5, "m1", 0, false, "completed", "Héllo 中文 👩‍💻"),
+  message(6, "m1", "message", "completed", [text(null, "m1", 0, false, "completed", "Héllo 中文 👩‍💻")]),
+  message(7, "c1", "function_call", "in_progress"),
+  data(8, "c1", true, "in_progress", { call_id: "call_1", name: "get_weather", arguments: "" }),
+  data(9, "c1", true, "in_progress", { arguments: '{"city": "Hang' }),
+  data(10, "c1", true, "in_progress", { arguments: 'zhou"}' }),
+  data(11, "c1", false, "completed", { call_id: "call_1", name: "get_weather", arguments: '{"city": "Hangzhou"}' }),
+  message(12, "c1", "function_call", "completed"),
+  { ...message(13, "o1", "function_call_output", "in_progress"), role: "tool" },
+  data(14, "o1", false, "completed", { call_id: "call_1", name: "get_weather", output: "Sunny" }),
+  { ...message(15, "o1", "function_call_output", "completed"), role: "tool" },
+  response(16, "completed", { completed_at: 1700000001 }),
+]);
+
+/** Folds text updates into `{messageId#index: text}`. */
+function foldText(updates, into = {}) {
+  for (const u of updates) {
+    if (u.type !== "text") continue;
+    const key = `${u.messageId}#${u.index}`;
+    into[key] = (u.replace ? "" : (into[key] ?? "")) + u.delta;
+  }
+  return into;
+}
+
+function throwsCoded(assert, fn, code) {
+  let caught;
+  try { fn(); } catch (e) { caught = e; }
+  assert.ok(caught instanceof Error, `expected a thrown Error, got ${String(caught)}`);
+  assert.strictEqual(caught.name, "AgentwireError");
+  assert.strictEqual(caught.code, code);
+  return caught;
+}
+
+function bodyOf(bytes, pieces) {
+  let cancelled = false;
+  let i = 0;
+  const stream = new ReadableStream({
+    pull(controller) {
+      if (i >= pieces.length) return controller.close();
+      const [a, b] = pieces[i++];
+      controller.enqueue(bytes.subarray(a, b));
+    },
+    cancel() { cancelled = true; },
+  });
+  return { stream, cancelled: () => cancelled };
+}
+
+export const assemblerCases = {
+  "StreamAssembler: any split (even inside a UTF-8 character) gives the same text and snapshot"(
+    { StreamAssembler }, assert,
+  ) {
+    const bytes = utf8(RUN);
+    const whole = new StreamAssembler();
+    const wholeText = foldText([...whole.push(bytes), ...whole.finish()]);
+    const expected = whole.snapshot();
+    whole.free();
+    assert.strictEqual(wholeText["m1#0"], "Héllo 中文 👩‍💻");
+    for (const step of [1, 2, 3, 7, 64]) {
+      const asm = new StreamAssembler();
+      const folded = {};
+      for (let i = 0; i < bytes.length; i += step) foldText(asm.push(bytes.subarray(i, i + step)), folded);
+      foldText(asm.finish(), folded);
+      assert.deepStrictEqual(folded, wholeText, `step ${step}`);
+      assert.deepStrictEqual(asm.snapshot(), expected, `step ${step}`);
+      asm.free();
+    }
+  },
+
+  "StreamAssembler: snapshot is the reference-shaped response with outcome and warnings"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler({ protocol: "agent-api", strict: true });
+    asm.push(RUN);
+    asm.finish();
+    const snap = asm.snapshot();
+    assert.strictEqual(asm.outcome, "completed");
+    assert.strictEqual(asm.protocol, "agent-api");
+    assert.deepStrictEqual(Object.keys(snap), [
+      "sequence_number", "object", "status", "error", "id", "created_at", "completed_at",
+      "output", "usage", "session_id", "outcome", "warnings",
+    ]);
+    assert.strictEqual(snap.status, "completed");
+    assert.deepStrictEqual(snap.output.map((m) => [m.id, m.type, m.status]), [
+      ["m1", "message", "completed"], ["c1", "function_call", "completed"],
+      ["o1", "function_call_output", "completed"],
+    ]);
+    assert.deepStrictEqual(snap.output[0].content[0], {
+      sequence_number: null, object: "content", status: "completed", error: null, type: "text",
+      index: 0, delta: false, msg_id: "m1", text: "Héllo 中文 👩‍💻",
+    });
+    assert.deepStrictEqual(snap.warnings, []);
+    asm.free();
+  },
+
+  "StreamAssembler: updates are plain objects, grouped per chunk"({ StreamAssembler }, assert) {
+    const asm = new StreamAssembler();
+    const updates = asm.push(RUN);
+    assert.deepStrictEqual(updates.map((u) => u.type), [
+      "response", "message", "message", "message", "text", "content", "content", "content",
+      "arguments",
+    ]);
+    assert.deepStrictEqual(updates[0], {
+      type: "response", status: "completed", id: "resp_1", outcome: "completed", error: null, usage: null,
+    });
+    assert.deepStrictEqual(updates[1], {
+      type: "message", id: "m1", role: "assistant", messageType: "message", status: "completed", created: true,
+    });
+    assert.deepStrictEqual(updates[8], {
+      type: "arguments", messageId: "c1", index: 0, callId: "call_1", name: "get_weather",
+      delta: '{"city": "Hangzhou"}', replace: false,
+    });
+    assert.strictEqual(Object.getPrototypeOf(updates[0]), Object.prototype);
+    asm.free();
+  },
+
+  "StreamAssembler: toolCalls parses arguments incrementally and keeps unchanged identities"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler();
+    const bytes = utf8(RUN);
+    const cut = utf8(RUN.slice(0, RUN.indexOf("zhou"))).length;
+    asm.push(bytes.subarray(0, cut + 2));
+    let [call] = asm.toolCalls();
+    assert.strictEqual(call.callId, "call_1");
+    assert.strictEqual(call.arguments, '{"city": "Hang');
+    assert.deepStrictEqual(call.parsed, { city: "Hang" });
+    assert.strictEqual(call.completed, false);
+    const again = asm.toolCalls()[0];
+    assert.strictEqual(again, call, "no change → same object");
+    asm.push(bytes.subarray(cut + 2));
+    asm.finish();
+    const [done] = asm.toolCalls();
+    assert.notStrictEqual(done, call);
+    assert.deepStrictEqual(done.parsed, { city: "Hangzhou" });
+    assert.strictEqual(done.arguments, '{"city": "Hangzhou"}');
+    assert.strictEqual(done.completed, true);
+    assert.strictEqual(done.output, "Sunny");
+    assert.deepStrictEqual(call.parsed, { city: "Hang" }, "earlier values are not mutated");
+    asm.free();
+  },
+
+  "StreamAssembler: strict violations throw coded errors carrying the earlier updates"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler({ strict: true });
+    const stream = sse([message(0, "m1", "message", "in_progress"), text(1, "ghost", 0, true, "in_progress", "x")]);
+    const error = throwsCoded(assert, () => asm.push(stream), "PROTOCOL_VIOLATION");
+    assert.strictEqual(error.offset, stream.indexOf("data: {", 1));
+    assert.ok(error.updates.some((u) => u.type === "message" && u.id === "m1"));
+    throwsCoded(assert, () => asm.push("data: {}\n\n"), "FINISHED");
+    assert.strictEqual(asm.outcome, "truncated");
+    asm.free();
+  },
+
+  "StreamAssembler: tolerant mode warns and keeps going"({ StreamAssembler }, assert) {
+    const asm = new StreamAssembler();
+    const updates = asm.push(sse([text(0, "ghost", 0, true, "in_progress", "x")]) + "data: {oops\n\n");
+    assert.deepStrictEqual(updates.filter((u) => u.type === "warning").map((u) => u.code),
+      ["UNANNOUNCED_MESSAGE", "INVALID_EVENT"]);
+    const end = asm.finish();
+    assert.strictEqual(asm.outcome, "truncated");
+    assert.ok(end.some((u) => u.type === "warning" && u.code === "TRUNCATED"));
+    asm.free();
+  },
+
+  "StreamAssembler: an event over maxEventBytes throws EVENT_TOO_LARGE"({ StreamAssembler }, assert) {
+    const asm = new StreamAssembler({ maxEventBytes: 64 });
+    const error = throwsCoded(assert, () => asm.push(`data: ${"x".repeat(100)}\n\n`), "EVENT_TOO_LARGE");
+    assert.strictEqual(error.offset, 0);
+    asm.free();
+  },
+
+  "StreamAssembler: bad options throw INVALID_OPTION naming the key"({ StreamAssembler }, assert) {
+    assert.strictEqual(throwsCoded(assert, () => new StreamAssembler({ maxEventByte: 5 }), "INVALID_OPTION").field, "maxEventByte");
+    throwsCoded(assert, () => new StreamAssembler({ protocol: "grpc" }), "INVALID_OPTION");
+    throwsCoded(assert, () => new StreamAssembler({ strict: "yes" }), "INVALID_OPTION");
+    const asm = new StreamAssembler();
+    throwsCoded(assert, () => asm.push(42), "INVALID_OPTION");
+    asm.free();
+  },
+
+  "StreamAssembler: free() and Symbol.dispose release it; later calls throw FINISHED"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler();
+    asm.free();
+    asm.free();
+    throwsCoded(assert, () => asm.push("data: {}\n\n"), "FINISHED");
+    throwsCoded(assert, () => asm.snapshot(), "FINISHED");
+    const disposable = new StreamAssembler();
+    const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+    disposable[dispose]();
+    throwsCoded(assert, () => disposable.finish(), "FINISHED");
+  },
+
+  async "StreamAssembler.collect reads a Response, a ReadableStream and an async iterable"(
+    { StreamAssembler }, assert,
+  ) {
+    const bytes = utf8(RUN);
+    const pieces = [];
+    for (let i = 0; i < bytes.length; i += 5) pieces.push([i, Math.min(i + 5, bytes.length)]);
+    const fromStream = await StreamAssembler.collect(bodyOf(bytes, pieces).stream);
+    const fromResponse = await StreamAssembler.collect(new Response(bodyOf(bytes, pieces).stream));
+    const fromIterable = await StreamAssembler.collect((async function* () {
+      for (const [a, b] of pieces) yield bytes.subarray(a, b);
+    })());
+    assert.strictEqual(fromStream.outcome, "completed");
+    assert.deepStrictEqual(fromResponse, fromStream);
+    assert.deepStrictEqual(fromIterable, fromStream);
+  },
+
+  async "StreamAssembler.read yields batches and cancels the body when the reader stops"(
+    { StreamAssembler }, assert,
+  ) {
+    const bytes = utf8(RUN);
+    const pieces = [];
+    for (let i = 0; i < bytes.length; i += 40) pieces.push([i, Math.min(i + 40, bytes.length)]);
+    const all = [];
+    for await (const batch of StreamAssembler.read(bodyOf(bytes, pieces).stream)) all.push(...batch);
+    assert.strictEqual(foldText(all)["m1#0"], "Héllo 中文 👩‍💻");
+    assert.strictEqual(all.at(-1).type, "response");
+    const body = bodyOf(bytes, pieces);
+    for await (const batch of StreamAssembler.read(body.stream)) {
+      if (batch.some((u) => u.type === "text")) break;
+    }
+    assert.strictEqual(body.cancelled(), true, "breaking out cancels the body");
+  },
+};
