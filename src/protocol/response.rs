@@ -1,0 +1,235 @@
+//! `AgentResponse` (the reference's `BaseResponse` plus `session_id`): the run-level event,
+//! `object: "response"`.
+//!
+//! Wire order (`reference/agentscope-protocol.md` §2.3): `sequence_number, object, status, error,
+//! id, created_at, completed_at, output, usage, session_id`, then extra keys.
+
+use serde::ser::Serializer;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use super::enums::RunStatus;
+use super::ids::new_id;
+use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
+use super::message::Message;
+use super::tools::ErrorInfo;
+use super::validate::{Ctx, Path};
+use crate::Result;
+
+/// The response event. The reference's `BaseResponse` has the same fields minus `session_id`;
+/// every response on the wire is an `AgentResponse`, so agentwire has only this type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentResponse {
+    /// Per-request event counter.
+    pub sequence_number: Option<i64>,
+    /// Always `"response"` in practice.
+    pub object: String,
+    /// Run status; default `created`.
+    pub status: RunStatus,
+    /// Error of a failed run.
+    pub error: Option<ErrorInfo>,
+    /// Response ID (`response_<uuid4>` by default; the request's `id` when given). The
+    /// reference never leaves it null.
+    pub id: Option<String>,
+    /// Start time, epoch seconds.
+    pub created_at: i64,
+    /// End time, epoch seconds (set by [`AgentResponse::completed`]).
+    pub completed_at: Option<i64>,
+    /// Completed messages.
+    pub output: Option<Vec<Message>>,
+    /// Token usage.
+    pub usage: Option<JsonMap>,
+    /// Conversation ID.
+    pub session_id: Option<String>,
+    /// Unknown keys, kept in input order (1.1.6.post2 `extra="allow"`).
+    pub extra: JsonMap,
+}
+
+impl AgentResponse {
+    /// A response with the given id and start time, status `created`, everything else null.
+    pub fn with_id(id: impl Into<String>, created_at: i64) -> Self {
+        AgentResponse {
+            sequence_number: None,
+            object: "response".to_owned(),
+            status: RunStatus::Created,
+            error: None,
+            id: Some(id.into()),
+            created_at,
+            completed_at: None,
+            output: None,
+            usage: None,
+            session_id: None,
+            extra: JsonMap::new(),
+        }
+    }
+
+    /// A response with a fresh `response_<uuid4>` id.
+    pub fn new(created_at: i64) -> Result<Self> {
+        Ok(AgentResponse::with_id(new_id("response_")?, created_at))
+    }
+
+    /// `BaseResponse.add_new_message`: appends to `output` (creating it if null).
+    pub fn add_new_message(&mut self, message: Message) {
+        self.output.get_or_insert_with(Vec::new).push(message);
+    }
+
+    /// `BaseResponse.completed()`: sets `completed_at = now_secs`, `output = []` if null, and
+    /// `status = completed`.
+    pub fn completed(&mut self, now_secs: i64) -> &mut Self {
+        self.completed_at = Some(now_secs);
+        self.output.get_or_insert_with(Vec::new);
+        self.status = RunStatus::Completed;
+        self
+    }
+
+    /// Serialises like the reference's `model_dump_json()`.
+    pub fn to_json(&self) -> String {
+        to_pydantic_string(&Wire(self, JsonOptions::new()))
+    }
+
+    /// Serialises with options (e.g. [`JsonOptions::omit_nulls`]).
+    pub fn to_json_with(&self, opts: JsonOptions) -> String {
+        to_pydantic_string(&Wire(self, opts))
+    }
+
+    /// Reads a response. A missing or null `id` gets a fresh random id, as in the reference; a
+    /// missing `created_at` (the reference uses the current time) becomes 0.
+    pub(crate) fn from_map(map: JsonMap, path: &Path<'_>, ctx: &Ctx) -> Result<Self> {
+        let mut slots: [Option<Value>; 10] = Default::default();
+        let mut extra = JsonMap::new();
+        for (k, v) in map {
+            let slot = match k.as_str() {
+                "sequence_number" => 0,
+                "object" => 1,
+                "status" => 2,
+                "error" => 3,
+                "id" => 4,
+                "created_at" => 5,
+                "completed_at" => 6,
+                "output" => 7,
+                "usage" => 8,
+                "session_id" => 9,
+                _ => {
+                    extra.insert(k, v);
+                    continue;
+                }
+            };
+            if let Some(s) = slots.get_mut(slot) {
+                *s = Some(v);
+            }
+        }
+        let [seq, object, status, error, id, created_at, completed_at, output, usage, session_id] =
+            slots;
+        let sequence_number = match seq {
+            Some(v) => ctx.opt_int(v, &path.key("sequence_number"))?,
+            None => None,
+        };
+        let object = match object {
+            Some(v) => ctx.string(v, &path.key("object"))?,
+            None => "response".to_owned(),
+        };
+        let status = match status {
+            Some(v) => RunStatus::from_wire_owned(ctx.string(v, &path.key("status"))?),
+            None => RunStatus::Created,
+        };
+        let error = match error {
+            Some(Value::Null) | None => None,
+            Some(v) => Some(ErrorInfo::from_value(v, &path.key("error"), ctx)?),
+        };
+        let id = match id {
+            Some(Value::Null) | None => new_id("response_")?,
+            Some(v) => ctx.string(v, &path.key("id"))?,
+        };
+        let created_at = match created_at {
+            Some(v) => ctx.int(v, &path.key("created_at"))?,
+            None => 0,
+        };
+        let completed_at = match completed_at {
+            Some(v) => ctx.opt_int(v, &path.key("completed_at"))?,
+            None => None,
+        };
+        let output = match output {
+            Some(Value::Null) | None => None,
+            Some(v) => {
+                let p = path.key("output");
+                let items = ctx.list(v, &p)?;
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    out.push(Message::from_value(item, &p.index(i), ctx)?);
+                }
+                Some(out)
+            }
+        };
+        let usage = match usage {
+            Some(v) => ctx.opt_dict(v, &path.key("usage"))?,
+            None => None,
+        };
+        let session_id = match session_id {
+            Some(v) => ctx.opt_string(v, &path.key("session_id"))?,
+            None => None,
+        };
+        Ok(AgentResponse {
+            sequence_number,
+            object,
+            status,
+            error,
+            id: Some(id),
+            created_at,
+            completed_at,
+            output,
+            usage,
+            session_id,
+            extra,
+        })
+    }
+}
+
+impl WireSerialize for AgentResponse {
+    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+        let mut f = Fields::new(s.serialize_map(None)?, opts);
+        f.opt("sequence_number", self.sequence_number.as_ref())?;
+        f.val("object", &self.object)?;
+        f.val("status", &self.status)?;
+        f.model("error", self.error.as_ref())?;
+        f.opt("id", self.id.as_ref())?;
+        f.val("created_at", &self.created_at)?;
+        f.opt("completed_at", self.completed_at.as_ref())?;
+        f.models("output", self.output.as_ref())?;
+        f.opt("usage", self.usage.as_ref())?;
+        f.opt("session_id", self.session_id.as_ref())?;
+        f.extra(&self.extra)?;
+        f.end()
+    }
+}
+
+impl Serialize for AgentResponse {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.serialize_wire(serializer, JsonOptions::new())
+    }
+}
+
+impl<'de> Deserialize<'de> for AgentResponse {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(deserializer)?;
+        let map = Ctx::EVENT
+            .model(v, &Path::ROOT, "AgentResponse")
+            .map_err(serde::de::Error::custom)?;
+        AgentResponse::from_map(map, &Path::ROOT, &Ctx::EVENT).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completed_sets_time_and_output() {
+        let mut r = AgentResponse::with_id("req-1", 1795331115);
+        r.session_id = Some("s1".into());
+        r.completed(1795331116);
+        assert_eq!(
+            r.to_json(),
+            r#"{"sequence_number":null,"object":"response","status":"completed","error":null,"id":"req-1","created_at":1795331115,"completed_at":1795331116,"output":[],"usage":null,"session_id":"s1"}"#
+        );
+    }
+}
