@@ -6,6 +6,8 @@
 //!   byte for byte like the reference implementation.
 //! - [`codec`]: framing, bytes ⇄ event payloads: a WHATWG-complete SSE decoder, NDJSON, format
 //!   detection, limits, and the matching encoders.
+//! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
+//!   event streams (SSE or NDJSON bytes) call by call.
 #![deny(rustdoc::broken_intra_doc_links)]
 #![cfg_attr(
     test,
@@ -17,6 +19,7 @@
     )
 )]
 
+pub mod builder;
 pub mod codec;
 mod error;
 pub mod protocol;
