@@ -245,11 +245,43 @@ def extra_and_values_scenario():
         '{"sequence_number":3,"object":"response","status":"failed","error":{"code":"AGENT_UNKNOWN_ERROR","message":"Unknown agent error: RuntimeError: \\u00e9"},"id":"req-1","created_at":1795331121,"completed_at":null,"output":null,"usage":null,"session_id":"s1"}',
         '{"object":"content","type":"text","text":"\\u0001\\b\\f\\t\\n\\r\\u001f\\u007f\\u0080\\ud83d\\ude00\\u2028"}',
         '{"object":"content","type":"data","data":{"x":1,"x":2,"y":[]}}',
+        '{"object":"content","type":"text","text":"a","zz":1,"text":"b","zz":2,"type":"text"}',
+        '{"object":"message","id":"m","id":"m2","content":[{"type":"data","data":{"k":"v"},"q":1}],"q":[],"q":{}}',
     ]
+    # Seeded random floats over the whole range: correctly rounded parsing and pydantic's float
+    # printing, through Python's repr-style input ("1e-05").
+    import random
+    import struct
+
+    rnd = random.Random(0xC0FFEE)
+    for _ in range(8):
+        floats = {}
+        for i in range(64):
+            bits = rnd.getrandbits(64)
+            f = struct.unpack("<d", struct.pack("<Q", bits))[0]
+            if f != f or f in (float("inf"), float("-inf")):
+                f = rnd.uniform(-1e6, 1e6)
+            if i % 4 == 0:
+                f = rnd.uniform(-10, 10) * 10 ** rnd.randint(-30, 30)
+            floats[f"f{i}"] = f
+        lines.append(json.dumps({"object": "content", "type": "data", "data": floats}))
     for line in lines:
         obj = json.loads(line)
         cls = model_for(obj)
         s.add(cls.model_validate_json(line))
+    s.write()
+
+
+def known_gaps_scenario():
+    """Reference output agentwire cannot reproduce byte for byte (documented): integers beyond
+    64 bits inside dict payloads (Python keeps them exact; agentwire reads them as floats)."""
+    s = Scenario("known_gaps")
+    for line in [
+        '{"object":"content","type":"data","data":{"big":100000000000000000000000000000,"neg":-100000000000000000000}}',
+        '{"object":"response","id":"r","created_at":1,"usage":{"total_tokens":18446744073709551616}}',
+    ]:
+        obj = json.loads(line)
+        s.add(model_for(obj).model_validate_json(line))
     s.write()
 
 
@@ -612,6 +644,7 @@ def request_cases():
 if __name__ == "__main__":
     builder_scenarios()
     extra_and_values_scenario()
+    known_gaps_scenario()
     runner_direct_scenarios()
     http_scenarios()
     helper_sequences()

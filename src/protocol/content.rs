@@ -252,34 +252,41 @@ impl Content {
     /// includes the type tag, as pydantic's discriminated union reports it
     /// (`content.0.text.text`).
     pub(crate) fn from_map(map: JsonMap, path: &Path<'_>, ctx: &Ctx) -> Result<Self> {
+        let tag = Tag::of(map.get("type"));
+        Content::from_entries(tag, map, path, ctx)
+    }
+
+    /// Reads a content part from its entries (in input order) once its `type` tag is known.
+    pub(crate) fn from_entries<K, I>(
+        tag: Tag,
+        entries: I,
+        path: &Path<'_>,
+        ctx: &Ctx,
+    ) -> Result<Self>
+    where
+        K: AsRef<str> + Into<String>,
+        I: IntoIterator<Item = (K, Value)>,
+    {
         // The discriminator first: pydantic looks it up before validating anything.
-        let type_name = match map.get("type") {
-            Some(Value::String(s)) => s.clone(),
-            Some(_) | None if ctx.mode == Mode::Request => {
-                return Err(match map.get("type") {
-                    None => ctx.err(path, "Unable to extract tag using discriminator 'type'"),
-                    Some(other) => ctx.err(
-                        path,
-                        format_args!(
-                            "Input tag '{}' found using 'type' does not match any of the expected tags: {}",
-                            py_str(other),
-                            TAGS
-                        ),
+        let (content_type, unknown_name) = match tag {
+            Tag::Known(ct) => (Some(ct), None),
+            Tag::Unknown(name) if ctx.mode == Mode::Event => (None, Some(name)),
+            Tag::Unknown(name) | Tag::NotString(name) if ctx.mode == Mode::Request => {
+                return Err(ctx.err(
+                    path,
+                    format_args!(
+                        "Input tag '{name}' found using 'type' does not match any of the expected tags: {TAGS}"
                     ),
-                });
+                ));
             }
-            None => return Err(ctx.missing(&path.key("type"))),
-            Some(_) => return Err(ctx.err(&path.key("type"), "Input should be a valid string")),
+            Tag::Missing if ctx.mode == Mode::Request => {
+                return Err(ctx.err(path, "Unable to extract tag using discriminator 'type'"));
+            }
+            Tag::Missing => return Err(ctx.missing(&path.key("type"))),
+            Tag::Unknown(_) | Tag::NotString(_) => {
+                return Err(ctx.err(&path.key("type"), "Input should be a valid string"))
+            }
         };
-        let content_type = ContentType::from_wire(&type_name);
-        if content_type.is_none() && ctx.mode == Mode::Request {
-            return Err(ctx.err(
-                path,
-                format_args!(
-                    "Input tag '{type_name}' found using 'type' does not match any of the expected tags: {TAGS}"
-                ),
-            ));
-        }
         let tagged;
         let path = match (ctx.mode, content_type) {
             (Mode::Request, Some(ct)) => {
@@ -298,8 +305,8 @@ impl Content {
         let mut delta = None;
         let mut msg_id = None;
         let mut extra = JsonMap::new();
-        for (k, v) in map {
-            match k.as_str() {
+        for (k, v) in entries {
+            match k.as_ref() {
                 "sequence_number" => sequence_number = Some(v),
                 "object" => object = Some(v),
                 "status" => status = Some(v),
@@ -315,7 +322,7 @@ impl Content {
                         }
                     }
                     None => {
-                        extra.insert(k, v);
+                        extra.insert(k.into(), v);
                     }
                 },
             }
@@ -387,7 +394,7 @@ impl Content {
                 video_url: opt_str(s0, 0)?,
             },
             None => ContentBody::Unknown {
-                content_type: type_name,
+                content_type: unknown_name.unwrap_or_default(),
             },
         };
         Ok(Content {
@@ -415,6 +422,31 @@ impl Content {
             | Value::Number(_)
             | Value::String(_)
             | Value::Array(_) => Err(ctx.err(path, "Input should be a valid dictionary")),
+        }
+    }
+}
+
+/// The `type` discriminator of a content part, looked up before anything else.
+pub(crate) enum Tag {
+    /// One of the seven known types.
+    Known(ContentType),
+    /// A string outside the known set.
+    Unknown(String),
+    /// A non-string value (as Python's `str()` would print it).
+    NotString(String),
+    /// No `type` key.
+    Missing,
+}
+
+impl Tag {
+    pub(crate) fn of(v: Option<&Value>) -> Tag {
+        match v {
+            None => Tag::Missing,
+            Some(Value::String(s)) => match ContentType::from_wire(s) {
+                Some(ct) => Tag::Known(ct),
+                None => Tag::Unknown(s.clone()),
+            },
+            Some(other) => Tag::NotString(py_str(other)),
         }
     }
 }

@@ -5,7 +5,8 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::content::Content;
+use super::content::{Content, Tag};
+use super::entries::Entries;
 use super::enums::RunStatus;
 use super::json::{
     to_pydantic_string, to_python_json_string, JsonMap, JsonOptions, Wire, WireSerialize,
@@ -79,24 +80,40 @@ pub enum Event {
 /// `PROTOCOL_VIOLATION` with [`Error::field`] naming the field (`content.0.text`); an object with
 /// neither `object` nor `error` → `PROTOCOL_VIOLATION`.
 pub fn parse_event(json: &str) -> Result<Event> {
-    let v: Value = serde_json::from_str(json).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            format!("event payload is not valid JSON: {e}"),
-        )
-    })?;
-    Event::from_value(v)
+    let mut de = serde_json::Deserializer::from_str(json);
+    let entries = read_entries(&mut de, json)?;
+    Event::from_entries(entries)
 }
 
 /// [`parse_event`] over bytes (must be UTF-8).
 pub fn parse_event_slice(json: &[u8]) -> Result<Event> {
-    let v: Value = serde_json::from_slice(json).map_err(|e| {
+    let text = std::str::from_utf8(json).map_err(|e| {
         Error::new(
-            ErrorCode::InvalidJson,
-            format!("event payload is not valid JSON: {e}"),
+            ErrorCode::InvalidUtf8,
+            format!("event payload is not valid UTF-8: {e}"),
         )
     })?;
-    Event::from_value(v)
+    parse_event(text)
+}
+
+fn read_entries<'de>(
+    de: &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+    json: &'de str,
+) -> Result<Entries<'de>> {
+    let invalid = |e: serde_json::Error| {
+        let what = if e.is_data() {
+            match serde_json::from_str::<Value>(json) {
+                Ok(v) => format!("an event must be a JSON object, not {}", kind(&v)),
+                Err(e) => format!("event payload is not valid JSON: {e}"),
+            }
+        } else {
+            format!("event payload is not valid JSON: {e}")
+        };
+        Error::new(ErrorCode::InvalidJson, what)
+    };
+    let entries = Entries::deserialize(&mut *de).map_err(invalid)?;
+    de.end().map_err(invalid)?;
+    Ok(entries)
 }
 
 impl Event {
@@ -108,6 +125,23 @@ impl Event {
                 format!("an event must be a JSON object, not {}", kind(&v)),
             ));
         };
+        Event::from_map(map)
+    }
+
+    /// Dispatch of the fast path: entries borrowed from the input.
+    fn from_entries(entries: Entries<'_>) -> Result<Self> {
+        let ctx = Ctx::EVENT;
+        let root = Path::ROOT;
+        match entries.get("object") {
+            Some(Value::String(o)) if o == "content" => {
+                let tag = Tag::of(entries.get("type"));
+                Content::from_entries(tag, entries.0, &root, &ctx).map(Event::Content)
+            }
+            Some(_) | None => Event::from_map(entries.into_map()),
+        }
+    }
+
+    fn from_map(map: JsonMap) -> Result<Self> {
         let ctx = Ctx::EVENT;
         let root = Path::ROOT;
         match map.get("object") {

@@ -6,9 +6,35 @@
 //! implements serde's `Serialize` (reference bytes through `serde_json::to_string`, except the
 //! float caveat in [`json`]) and `Deserialize`.
 //!
-//! See `reference/agentscope-protocol.md` §2–§3.
+//! See `reference/agentscope-protocol.md` §2–§3. Every output is checked byte for byte against
+//! a corpus produced by the real reference (`tests/reference_corpus.rs`,
+//! `scripts/reference/check.sh`).
+//!
+//! # Fidelity notes
+//!
+//! Where agentwire cannot (or deliberately does not) reproduce the reference:
+//! - **Integers beyond 64 bits** inside dict payloads (`data`, `usage`, extras) are read as
+//!   floats (Python keeps them exact), and typed integer fields (`sequence_number`, `index`,
+//!   `created_at`, `n`, `seed`, ...) reject them. The JSON literal `-0` is read as the float
+//!   `-0.0` (pydantic prints `0`). Enabling serde_json's `arbitrary_precision` would fix both but
+//!   breaks `serde-wasm-bindgen`.
+//! - **Out-of-range floats** such as `1e400` are a JSON error here; Python reads infinity (and
+//!   pydantic would print `null`).
+//! - **`serde_json::to_string(&event)`** uses serde_json's float printer, which writes `1e16`
+//!   where pydantic writes `1e+16`; use [`Event::to_json`] (or the `to_json` of each model) for
+//!   exact bytes. Everything else is identical through either path.
+//! - **Generated defaults**: a message without `id` gets a fresh `msg_<uuid4>` and a response
+//!   with a null `id` a fresh `response_<uuid4>`, as in the reference; a response without
+//!   `created_at` gets `0` (the reference uses the current time).
+//! - **Errors**: where the reference raises inside `Message::add_delta_content` (index out of
+//!   range, null text), agentwire returns a `PROTOCOL_VIOLATION` error; a negative index, which
+//!   Python counts from the end, is an error too. Validation reports the *first* error pydantic
+//!   would report (same location and message), not the whole list.
+//! - `BaseRequest`/`BaseResponse` have no separate types: [`AgentRequest`] and [`AgentResponse`]
+//!   are what travels on the wire.
 
 mod content;
+mod entries;
 mod enums;
 mod event;
 mod ids;
