@@ -845,3 +845,10 @@ fn an_encoder_failure_poisons_the_builder() {
     assert!(rb.is_finished());
     assert_eq!(rb.canceled().unwrap_err().code(), ErrorCode::Finished);
 }
+
+#[test]
+fn builder_and_handles_are_send_and_small() {
+    fn send<T: Send>() {}
+    send::<ResponseBuilder>();
+    assert!(std::mem::size_of::<ContentHandle>() <= 12);
+}
