@@ -71,6 +71,7 @@
 //! borrowed views ([`TextDelta`], [`DataDelta`]), written in one pass without a model or a
 //! `serde_json::Value`.
 
+mod emit;
 mod encoder;
 mod options;
 mod response;
@@ -81,6 +82,8 @@ mod value;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tools_tests;
 
 pub use encoder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 pub use options::{
