@@ -50,7 +50,8 @@ suite_wasm() {
 
 suite_reference() {
   if [ -f scripts/reference/check.sh ]; then
-    run bash scripts/reference/check.sh
+    run bash scripts/reference/check.sh &&
+    run bash scripts/reference/check_builder.sh
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped

@@ -6,6 +6,10 @@
 //!   byte for byte like the reference implementation.
 //! - [`codec`]: framing, bytes ⇄ event payloads: a WHATWG-complete SSE decoder, NDJSON, format
 //!   detection, limits, and the matching encoders.
+//! - [`assembler`]: [`StreamAssembler`](assembler::StreamAssembler), folding a byte stream split
+//!   anywhere into a snapshot of the run, with coalesced updates per chunk.
+//! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
+//!   event streams (SSE or NDJSON bytes) call by call.
 #![deny(rustdoc::broken_intra_doc_links)]
 #![cfg_attr(
     test,
@@ -18,6 +22,7 @@
 )]
 
 pub mod assembler;
+pub mod builder;
 pub mod codec;
 mod error;
 pub mod protocol;

@@ -1,0 +1,425 @@
+//! The seam between builder calls and bytes: every call produces [`BuilderEvent`]s (Agent API
+//! events, some as borrowed views), and an [`Encoder`] turns each into framed bytes.
+//!
+//! [`AgentApiEncoder`] is the one implementation today: `model_dump_json()` bytes in SSE
+//! (`data: <json>\n\n`) or NDJSON (`<json>\n`). An AG-UI or OpenAI-Responses encoder can later
+//! translate the same events (keeping whatever per-stream state it needs) without touching the
+//! builder.
+
+use serde::Serialize;
+use serde_json::ser::{CompactFormatter, Serializer};
+
+use crate::codec::{encode_ndjson, encode_sse, Format};
+use crate::protocol::json::PydanticFormatter;
+use crate::protocol::{AgentResponse, Content, ContentType, Event, JsonMap, JsonOptions, Message};
+use crate::{Error, ErrorCode, Result};
+
+/// One event caused by a builder call, handed to an [`Encoder`].
+///
+/// Whole events borrow the builder's own models, with `sequence_number` already set. Deltas,
+/// the hot path, are light views, so that an encoder can write them without building a model.
+/// [`BuilderEvent::to_event`] materialises any of them as a [`protocol::Event`](Event).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum BuilderEvent<'a> {
+    /// A run-level event: `created`, `in_progress`, or a terminal `completed` / `failed` /
+    /// `canceled` (the model's `status` says which).
+    Response(&'a AgentResponse),
+    /// A message started: status `in_progress`, `content: null`.
+    MessageStarted(&'a Message),
+    /// A message completed: status `completed`, with all its content parts.
+    MessageCompleted(&'a Message),
+    /// A content part's whole current value (`set()`): status `in_progress`, `delta: false`.
+    ContentSnapshot(&'a Content),
+    /// A content part completed: status `completed`, `delta: false`, the whole value.
+    ContentCompleted(&'a Content),
+    /// A string appended to a text or refusal part: status `in_progress`, `delta: true`.
+    TextDelta(TextDelta<'a>),
+    /// A partial object deep-merged into a data part: status `in_progress`, `delta: true`.
+    DataDelta(DataDelta<'a>),
+}
+
+/// A text (or refusal) delta: `{"object":"content","status":"in_progress","type":"text",
+/// "index":…,"delta":true,"msg_id":…,"text":<piece>}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextDelta<'a> {
+    /// The event's `sequence_number`.
+    pub sequence_number: u64,
+    /// The parent message's id.
+    pub msg_id: &'a str,
+    /// The part's position in the message.
+    pub index: u32,
+    /// [`ContentType::Text`] or [`ContentType::Refusal`]; the field carrying `text` is named
+    /// after it (`text` or `refusal`).
+    pub content_type: ContentType,
+    /// The appended piece.
+    pub text: &'a str,
+}
+
+/// A data delta: `{"object":"content","status":"in_progress","type":"data","index":…,
+/// "delta":true,"msg_id":…,"data":<partial object>}`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DataDelta<'a> {
+    /// The event's `sequence_number`.
+    pub sequence_number: u64,
+    /// The parent message's id.
+    pub msg_id: &'a str,
+    /// The part's position in the message.
+    pub index: u32,
+    /// The partial object, merged with the builder rule
+    /// ([`merge_data_into`](crate::protocol::merge_data_into)).
+    pub data: &'a JsonMap,
+}
+
+impl BuilderEvent<'_> {
+    /// The event's `sequence_number` (`None` only if a whole model was handed over without
+    /// one, which the builder never does).
+    pub fn sequence_number(&self) -> Option<u64> {
+        let n = match self {
+            BuilderEvent::Response(r) => r.sequence_number,
+            BuilderEvent::MessageStarted(m) | BuilderEvent::MessageCompleted(m) => {
+                m.sequence_number
+            }
+            BuilderEvent::ContentSnapshot(c) | BuilderEvent::ContentCompleted(c) => {
+                c.sequence_number
+            }
+            BuilderEvent::TextDelta(d) => return Some(d.sequence_number),
+            BuilderEvent::DataDelta(d) => return Some(d.sequence_number),
+        };
+        n.and_then(|n| u64::try_from(n).ok())
+    }
+
+    /// The same event as an owned Agent API [`Event`] (clones the borrowed model).
+    pub fn to_event(&self) -> Event {
+        match self {
+            BuilderEvent::Response(r) => Event::Response((*r).clone()),
+            BuilderEvent::MessageStarted(m) | BuilderEvent::MessageCompleted(m) => {
+                Event::Message((*m).clone())
+            }
+            BuilderEvent::ContentSnapshot(c) | BuilderEvent::ContentCompleted(c) => {
+                Event::Content((*c).clone())
+            }
+            BuilderEvent::TextDelta(d) => {
+                let body = match d.content_type {
+                    ContentType::Refusal => crate::protocol::ContentBody::Refusal {
+                        refusal: Some(d.text.to_owned()),
+                    },
+                    _ => crate::protocol::ContentBody::Text {
+                        text: Some(d.text.to_owned()),
+                    },
+                };
+                Event::Content(delta_content(body, d.sequence_number, d.msg_id, d.index))
+            }
+            BuilderEvent::DataDelta(d) => Event::Content(delta_content(
+                crate::protocol::ContentBody::Data {
+                    data: Some(d.data.clone()),
+                },
+                d.sequence_number,
+                d.msg_id,
+                d.index,
+            )),
+        }
+    }
+}
+
+fn delta_content(
+    body: crate::protocol::ContentBody,
+    seq: u64,
+    msg_id: &str,
+    index: u32,
+) -> Content {
+    let mut c = Content::new(body)
+        .with_index(i64::from(index))
+        .with_delta(true)
+        .with_msg_id(msg_id);
+    c.sequence_number = i64::try_from(seq).ok();
+    c.in_progress();
+    c
+}
+
+/// Turns [`BuilderEvent`]s into framed bytes. One encoder serves one stream, in order, so it may
+/// keep per-stream state (a translating encoder will).
+pub trait Encoder {
+    /// Appends the frame(s) for `event` to `out`. On error, nothing may have been appended.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the encoder cannot express; [`AgentApiEncoder`] never fails.
+    fn encode(&mut self, event: &BuilderEvent<'_>, out: &mut Vec<u8>) -> Result<()>;
+
+    /// The HTTP `Content-Type` of the encoded stream.
+    fn content_type(&self) -> &'static str;
+}
+
+/// The Agent API encoder: each event is its `model_dump_json()` bytes (as the reference's
+/// `/process` sends them), framed as SSE or NDJSON.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::builder::{AgentApiEncoder, BuilderEvent, Encoder, TextDelta};
+/// use agentwire::codec::Format;
+/// use agentwire::protocol::ContentType;
+///
+/// let mut enc = AgentApiEncoder::new(Format::Sse)?;
+/// let mut out = Vec::new();
+/// let delta = TextDelta { sequence_number: 3, msg_id: "msg_1", index: 0,
+///                         content_type: ContentType::Text, text: "Hi" };
+/// enc.encode(&BuilderEvent::TextDelta(delta), &mut out)?;
+/// assert_eq!(out, br#"data: {"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"Hi"}
+///
+/// "#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct AgentApiEncoder {
+    format: Format,
+    json: JsonOptions,
+}
+
+impl AgentApiEncoder {
+    /// An encoder writing `format` ([`Format::Sse`] or [`Format::Ndjson`]) with the reference's
+    /// JSON (nulls kept).
+    ///
+    /// # Errors
+    ///
+    /// `INVALID_OPTION` for [`Format::Auto`], which names no output framing.
+    pub fn new(format: Format) -> Result<Self> {
+        match format {
+            Format::Sse | Format::Ndjson => Ok(AgentApiEncoder {
+                format,
+                json: JsonOptions::new(),
+            }),
+            Format::Auto => Err(Error::new(
+                ErrorCode::InvalidOption,
+                "A builder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
+            )
+            .with_field("format")),
+        }
+    }
+
+    /// The same encoder with JSON options (e.g. [`JsonOptions::omit_nulls`]).
+    #[must_use]
+    pub fn with_json_options(mut self, json: JsonOptions) -> Self {
+        self.json = json;
+        self
+    }
+
+    /// The framing.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    fn frame(&self, out: &mut Vec<u8>, json: &str) -> Result<()> {
+        match self.format {
+            Format::Ndjson => encode_ndjson(out, json),
+            Format::Sse | Format::Auto => {
+                encode_sse(out, json);
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes a delta event directly: no model, no `Value`, one pass.
+    fn write_delta(
+        &self,
+        out: &mut Vec<u8>,
+        seq: u64,
+        msg_id: &str,
+        index: u32,
+        content_type: ContentType,
+        payload: Payload<'_>,
+    ) {
+        if self.format == Format::Sse {
+            out.extend_from_slice(b"data: ");
+        }
+        out.extend_from_slice(b"{\"sequence_number\":");
+        push_u64(out, seq);
+        out.extend_from_slice(b",\"object\":\"content\",\"status\":\"in_progress\",");
+        if !self.json.omits_nulls() {
+            out.extend_from_slice(b"\"error\":null,");
+        }
+        out.extend_from_slice(b"\"type\":\"");
+        out.extend_from_slice(content_type.as_str().as_bytes());
+        out.extend_from_slice(b"\",\"index\":");
+        push_u64(out, u64::from(index));
+        out.extend_from_slice(b",\"delta\":true,\"msg_id\":");
+        push_str(out, msg_id);
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(payload_key(content_type).as_bytes());
+        out.extend_from_slice(b"\":");
+        match payload {
+            Payload::Text(t) => push_str(out, t),
+            Payload::Data(d) => {
+                let mut ser = Serializer::with_formatter(&mut *out, PydanticFormatter);
+                // A map of strings to JSON values always serialises into a Vec.
+                let _ = d.serialize(&mut ser);
+            }
+        }
+        out.push(b'}');
+        match self.format {
+            Format::Sse => out.extend_from_slice(b"\n\n"),
+            Format::Ndjson | Format::Auto => out.push(b'\n'),
+        }
+    }
+}
+
+enum Payload<'a> {
+    Text(&'a str),
+    Data(&'a JsonMap),
+}
+
+fn payload_key(content_type: ContentType) -> &'static str {
+    match content_type {
+        ContentType::Refusal => "refusal",
+        ContentType::Data => "data",
+        _ => "text",
+    }
+}
+
+impl Encoder for AgentApiEncoder {
+    fn encode(&mut self, event: &BuilderEvent<'_>, out: &mut Vec<u8>) -> Result<()> {
+        match event {
+            BuilderEvent::TextDelta(d) => {
+                self.write_delta(
+                    out,
+                    d.sequence_number,
+                    d.msg_id,
+                    d.index,
+                    d.content_type,
+                    Payload::Text(d.text),
+                );
+                Ok(())
+            }
+            BuilderEvent::DataDelta(d) => {
+                self.write_delta(
+                    out,
+                    d.sequence_number,
+                    d.msg_id,
+                    d.index,
+                    ContentType::Data,
+                    Payload::Data(d.data),
+                );
+                Ok(())
+            }
+            BuilderEvent::Response(r) => self.frame(out, &r.to_json_with(self.json)),
+            BuilderEvent::MessageStarted(m) | BuilderEvent::MessageCompleted(m) => {
+                self.frame(out, &m.to_json_with(self.json))
+            }
+            BuilderEvent::ContentSnapshot(c) | BuilderEvent::ContentCompleted(c) => {
+                self.frame(out, &c.to_json_with(self.json))
+            }
+        }
+    }
+
+    fn content_type(&self) -> &'static str {
+        self.format
+            .content_type()
+            .unwrap_or(crate::codec::SSE_CONTENT_TYPE)
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(buf.get(i..).unwrap_or_default());
+}
+
+/// Appends `s` as a JSON string, escaped exactly as the protocol module (and pydantic) escape.
+fn push_str(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
+    // Writing into a Vec cannot fail.
+    let _ = s.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u64_digits() {
+        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            let mut out = Vec::new();
+            push_u64(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+    }
+
+    #[test]
+    fn fast_path_equals_model_path() {
+        let texts = [
+            "",
+            "Hi",
+            "é中😀",
+            "q\"\\\n\t\u{1}\u{7f}\u{2028}",
+            "</script>",
+        ];
+        for format in [Format::Sse, Format::Ndjson] {
+            for omit in [false, true] {
+                let mut enc = AgentApiEncoder::new(format)
+                    .unwrap()
+                    .with_json_options(JsonOptions::new().omit_nulls(omit));
+                for ct in [ContentType::Text, ContentType::Refusal] {
+                    for t in texts {
+                        let d = BuilderEvent::TextDelta(TextDelta {
+                            sequence_number: 1234,
+                            msg_id: "msg_\"x",
+                            index: 3,
+                            content_type: ct,
+                            text: t,
+                        });
+                        let mut fast = Vec::new();
+                        enc.encode(&d, &mut fast).unwrap();
+                        let mut slow = Vec::new();
+                        let json = d
+                            .to_event()
+                            .to_json_with(JsonOptions::new().omit_nulls(omit));
+                        enc.frame(&mut slow, &json).unwrap();
+                        assert_eq!(
+                            String::from_utf8(fast).unwrap(),
+                            String::from_utf8(slow).unwrap()
+                        );
+                    }
+                }
+                let data: JsonMap = serde_json::from_str(
+                    r#"{"arguments":"{\"a\": 1}","n":1.5e-7,"x":[1e16,null,true],"o":{"é":"😀"}}"#,
+                )
+                .unwrap();
+                let d = BuilderEvent::DataDelta(DataDelta {
+                    sequence_number: 0,
+                    msg_id: "m",
+                    index: 0,
+                    data: &data,
+                });
+                let mut fast = Vec::new();
+                enc.encode(&d, &mut fast).unwrap();
+                let mut slow = Vec::new();
+                let json = d
+                    .to_event()
+                    .to_json_with(JsonOptions::new().omit_nulls(omit));
+                enc.frame(&mut slow, &json).unwrap();
+                assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    String::from_utf8(slow).unwrap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn auto_is_not_an_output_format() {
+        let e = AgentApiEncoder::new(Format::Auto).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidOption);
+    }
+}
