@@ -1,5 +1,10 @@
 //! The published AG-UI conformance corpus (`tests/fixtures/ag-ui-conformance/streams`), run
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 //! natively through `agui::Client`: every `expect` key a consumer can observe is checked.
 //! The JS twin (`tests/js/agui-conformance.test.mjs`) runs the same corpus through the built
 //! package as SSE bytes.

@@ -4,6 +4,7 @@
 //! Entry point: [`StreamAssembler`]. Tool-call arguments are parsed incrementally on demand
 //! ([`PartialJson`]).
 
+mod ag_ui;
 mod agent_api;
 mod core;
 mod detect;
