@@ -30,6 +30,7 @@ project() {
   cp -r tests/js "$PROJECT/tests"
   cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
+  cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   echo "[test] installed $tarball into $PROJECT"
@@ -64,7 +65,7 @@ suite_build() {
 
 suite_node() {
   project || return 1
-  (cd "$PROJECT" && AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
+  (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
     run timeout 180 node --test --test-reporter=tap tests/*.test.mjs)
 }
 

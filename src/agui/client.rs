@@ -7,7 +7,7 @@ use super::apply::{RunInfo, RunStatus, Store};
 use super::changes::Changes;
 use super::chunks::Chunks;
 use super::compat::Compat;
-use super::enforce::{enforce_event, Enforced};
+use super::enforce::{enforce, Enforced};
 use super::event::Event;
 use super::message::Message;
 use super::verify::Verifier;
@@ -151,9 +151,9 @@ impl Client {
             return Ok(());
         }
         self.compat.transform(&mut raw, &mut changes.warnings);
-        let (event, stripped) = match enforce_event(raw) {
-            Ok(Enforced::Event(event, stripped)) => (event, stripped),
-            Ok(Enforced::Unknown(t)) => {
+        let (event, stripped, copy) = match enforce(raw, self.record_events) {
+            Ok((Enforced::Event(event, stripped), copy)) => (event, stripped, copy),
+            Ok((Enforced::Unknown(t), _)) => {
                 changes.warnings.push(Warning::new(
                     WarningCode::UnknownEvent,
                     format!("[ag-ui][enforce] Dropping unrecognised event '{t}': no middleware translated it and the protocol does not describe it."),
@@ -171,6 +171,13 @@ impl Client {
                 ));
             }
         }
+        // A non-chunk event comes out of expansion last, after any ends it synthesized; a chunk
+        // comes out only as synthesized events.
+        let is_chunk = matches!(
+            event,
+            Event::TextMessageChunk(_) | Event::ToolCallChunk(_) | Event::ReasoningMessageChunk(_)
+        );
+        let mut copy = if is_chunk { None } else { copy };
         let mut expanded = std::mem::take(&mut self.expanded);
         expanded.clear();
         if let Err(e) = self.chunks.expand(event, &mut expanded) {
@@ -178,15 +185,22 @@ impl Client {
             return self.reject(e, changes);
         }
         let mut result = Ok(());
-        for event in expanded.drain(..) {
+        let last = expanded.len().saturating_sub(1);
+        for (i, event) in expanded.drain(..).enumerate() {
             if let Err(e) = self.verifier.check(&event) {
                 result = Err(e);
                 break;
             }
             if self.record_events {
-                changes
-                    .events
-                    .push(serde_json::to_value(&event).unwrap_or(Value::Null));
+                // The event as received (after stripping), or one chunk expansion synthesized.
+                let value = match copy.take() {
+                    Some(v) if i == last => v,
+                    other => {
+                        copy = other;
+                        synthesized(&event)
+                    }
+                };
+                changes.events.push(value);
             }
             self.store.apply(event, changes);
         }
@@ -203,4 +217,58 @@ impl Client {
         changes.run = true;
         Err(error)
     }
+}
+
+/// The JSON of an event chunk expansion synthesized (a start, content or end), written by hand
+/// so that recording delivered events does not pull serde's serializer for all 31 events into
+/// the wasm build.
+fn synthesized(event: &Event) -> Value {
+    let mut m = serde_json::Map::new();
+    let mut put = |k: &str, v: Option<&str>| {
+        if let Some(v) = v {
+            m.insert(k.to_owned(), Value::from(v));
+        }
+    };
+    put("type", Some(event.event_type().as_str()));
+    let (metadata, raw) = (event.metadata().cloned(), event.raw_event().cloned());
+    match event {
+        Event::TextMessageStart(e) => {
+            put("messageId", Some(&e.message_id));
+            put("role", e.role.map(|r| r.as_str()));
+            put("name", e.name.as_deref());
+        }
+        Event::TextMessageContent(e) => {
+            put("messageId", Some(&e.message_id));
+            put("delta", Some(&e.delta));
+        }
+        Event::TextMessageEnd(e) => put("messageId", Some(&e.message_id)),
+        Event::ToolCallStart(e) => {
+            put("toolCallId", Some(&e.tool_call_id));
+            put("toolCallName", Some(&e.tool_call_name));
+            put("parentMessageId", e.parent_message_id.as_deref());
+        }
+        Event::ToolCallArgs(e) => {
+            put("toolCallId", Some(&e.tool_call_id));
+            put("delta", Some(&e.delta));
+        }
+        Event::ToolCallEnd(e) => put("toolCallId", Some(&e.tool_call_id)),
+        Event::ReasoningMessageStart(e) => {
+            put("messageId", Some(&e.message_id));
+            put("role", Some("reasoning"));
+        }
+        Event::ReasoningMessageContent(e) => {
+            put("messageId", Some(&e.message_id));
+            put("delta", Some(&e.delta));
+        }
+        Event::ReasoningMessageEnd(e) => put("messageId", Some(&e.message_id)),
+        _ => {}
+    }
+    put("subagentRunId", event.subagent_run_id());
+    if let Some(metadata) = metadata {
+        m.insert("metadata".to_owned(), Value::Object(metadata));
+    }
+    if let Some(raw) = raw {
+        m.insert("rawEvent".to_owned(), raw);
+    }
+    Value::Object(m)
 }

@@ -41,7 +41,12 @@ pub enum Enforced {
 /// assert!(bad.unwrap_err().message().contains("delta"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
-pub fn enforce_event(mut value: Value) -> Result<Enforced> {
+pub fn enforce_event(value: Value) -> Result<Enforced> {
+    enforce(value, false).map(|(e, _)| e)
+}
+
+/// As [`enforce_event`]; with `keep`, also returns the event's JSON after stripping.
+pub(crate) fn enforce(mut value: Value, keep: bool) -> Result<(Enforced, Option<Value>)> {
     let Value::Object(map) = &value else {
         return Err(Error::new(
             ErrorCode::InvalidJson,
@@ -58,17 +63,18 @@ pub fn enforce_event(mut value: Value) -> Result<Enforced> {
         }
     };
     let Some(t) = EventType::from_name(name) else {
-        return Ok(Enforced::Unknown(name.clone()));
+        return Ok((Enforced::Unknown(name.clone()), None));
     };
     let stripped = schema::check_event(&mut value, schema::event_schema(t))
         .map_err(|issues| issues.into_error(ErrorCode::ProtocolViolation, t.as_str()))?;
-    let event = Event::from_checked(t, value).map_err(|e| {
-        Error::new(
-            ErrorCode::ProtocolViolation,
-            format!("{} could not be read: {e}.", t.as_str()),
-        )
-    })?;
-    Ok(Enforced::Event(event, stripped))
+    let Value::Object(map) = value else {
+        return Err(Error::new(
+            ErrorCode::InvalidJson,
+            "Invalid event: the frame is not a JSON object.",
+        ));
+    };
+    let copy = keep.then(|| Value::Object(map.clone()));
+    Ok((Enforced::Event(super::read::event(t, map), stripped), copy))
 }
 
 /// Parses and enforces one event from JSON text (see [`enforce_event`]).

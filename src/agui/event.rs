@@ -479,11 +479,6 @@ macro_rules! event_enum {
                 match self { $(Event::$variant(e) => e.raw_event.as_ref(),)* }
             }
 
-            /// Builds the typed event from a JSON object already validated against its schema
-            /// (see [`parse_event`](super::parse_event) for the checked path).
-            pub(crate) fn from_checked(t: EventType, value: Value) -> serde_json::Result<Event> {
-                match t { $(EventType::$variant => serde_json::from_value(value).map(Event::$variant),)* }
-            }
         }
     };
 }

@@ -134,13 +134,13 @@ impl RunAgentInput {
         let stripped = schema::check(&mut value, &schema::RUN_AGENT_INPUT).map_err(|issues| {
             issues.into_error(crate::ErrorCode::InvalidRequest, "RunAgentInput")
         })?;
-        let input = serde_json::from_value(value).map_err(|e| {
-            crate::Error::new(
+        let serde_json::Value::Object(map) = value else {
+            return Err(crate::Error::new(
                 crate::ErrorCode::InvalidRequest,
-                format!("RunAgentInput is malformed: {e}."),
-            )
-        })?;
-        Ok((input, stripped))
+                "RunAgentInput must be a JSON object.",
+            ));
+        };
+        Ok((super::read::input(map), stripped))
     }
 
     /// Compact JSON, optional fields absent rather than `null`.

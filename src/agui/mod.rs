@@ -26,6 +26,7 @@ mod input;
 mod message;
 mod outcome;
 mod patch;
+mod read;
 pub(crate) mod schema;
 mod verify;
 

@@ -3,8 +3,50 @@
 //! document as it was), `replace`/`remove`/`test` on a missing path fail, operations on the
 //! root replace (or, for `remove`, null) the whole document, and `__proto__` is refused.
 
-use json_patch::PatchOperation;
+use json_patch::jsonptr::PointerBuf;
+use json_patch::{
+    AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation, ReplaceOperation,
+    TestOperation,
+};
 use serde_json::Value;
+
+/// Builds an operation from a value already checked against the operation schema (by hand:
+/// serde's derived reader for `PatchOperation` costs ~20 KB of wasm).
+fn operation(op: &Value) -> Result<PatchOperation, String> {
+    let pointer = |key: &str| -> Result<PointerBuf, String> {
+        PointerBuf::parse(op.get(key).and_then(Value::as_str).unwrap_or_default())
+            .map_err(|e| e.to_string())
+    };
+    let value = || op.get("value").cloned().unwrap_or(Value::Null);
+    Ok(
+        match op.get("op").and_then(Value::as_str).unwrap_or_default() {
+            "add" => PatchOperation::Add(AddOperation {
+                path: pointer("path")?,
+                value: value(),
+            }),
+            "remove" => PatchOperation::Remove(RemoveOperation {
+                path: pointer("path")?,
+            }),
+            "replace" => PatchOperation::Replace(ReplaceOperation {
+                path: pointer("path")?,
+                value: value(),
+            }),
+            "move" => PatchOperation::Move(MoveOperation {
+                from: pointer("from")?,
+                path: pointer("path")?,
+            }),
+            "copy" => PatchOperation::Copy(CopyOperation {
+                from: pointer("from")?,
+                path: pointer("path")?,
+            }),
+            "test" => PatchOperation::Test(TestOperation {
+                path: pointer("path")?,
+                value: value(),
+            }),
+            other => return Err(format!("unknown operation '{other}'")),
+        },
+    )
+}
 
 /// Applies `ops` (already checked against the operation schema) to `doc` in place. On error
 /// `doc` is unchanged and the error text is returned.
@@ -23,8 +65,7 @@ pub(crate) fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
             }
         }
     }
-    let parsed: Vec<PatchOperation> =
-        serde_json::from_value(Value::Array(ops.to_vec())).map_err(|e| e.to_string())?;
+    let parsed = ops.iter().map(operation).collect::<Result<Vec<_>, _>>()?;
     let root_special = parsed.iter().any(|op| {
         op.path().as_str().is_empty()
             && matches!(
