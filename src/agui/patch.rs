@@ -73,11 +73,16 @@ pub(crate) fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
                 PatchOperation::Remove(_) | PatchOperation::Move(_) | PatchOperation::Copy(_)
             )
     });
-    if !root_special {
-        return json_patch::patch(doc, &parsed).map_err(|e| e.to_string());
-    }
-    // Rare: operations on the root that RFC 6902 appliers disagree on. Work on a copy.
+    // Work on a copy, as `fast-json-patch` does with `mutate = false`: `json_patch::patch`'s undo
+    // log does not cover the failing operation itself (a `move` whose `add` half fails has
+    // already removed its source), so its own atomicity is not enough.
     let mut work = doc.clone();
+    if !root_special {
+        json_patch::patch_unsafe(&mut work, &parsed).map_err(|e| e.to_string())?;
+        *doc = work;
+        return Ok(());
+    }
+    // Rare: operations on the root that RFC 6902 appliers disagree on.
     for op in &parsed {
         match op {
             PatchOperation::Remove(r) if r.path.as_str().is_empty() => work = Value::Null,
