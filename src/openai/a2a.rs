@@ -28,8 +28,8 @@ use crate::assembler::{Warning, WarningCode};
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{encode_ndjson, encode_sse, Format, SSE_CONTENT_TYPE};
 use crate::protocol::{
-    merge_data_into, parse_request, AgentRequest, AgentResponse, Content, ContentBody,
-    ErrorInfo, Event, JsonMap, Message, MessageType, Role, RunStatus,
+    merge_data_into, parse_request, AgentRequest, AgentResponse, Content, ContentBody, ErrorInfo,
+    Event, JsonMap, Message, MessageType, Role, RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -43,6 +43,8 @@ struct Artifact {
     texts: HashMap<i64, String>,
     data: HashMap<i64, JsonMap>,
     done_parts: Vec<i64>,
+    /// Parts that appeared in some chunk.
+    announced: Vec<i64>,
     done: bool,
 }
 
@@ -55,11 +57,12 @@ struct Artifact {
 /// use agentwire::openai::A2aEncoder;
 /// use agentwire::protocol::ContentType;
 ///
-/// let options = BuilderOptions::new().with_response_id("task_1").with_session_id("ctx_1");
-/// let mut rb = ResponseBuilder::with_encoder(options, A2aEncoder::new(1.into()))?;
+/// let options = BuilderOptions::new().response_id("task_1").session_id("ctx_1");
+/// let mut rb = ResponseBuilder::with_encoder(options, Box::new(A2aEncoder::new(1.into())))?;
 /// let m = rb.message(Default::default())?;
 /// let c = rb.content(m, ContentType::Text)?;
 /// let mut out = rb.delta_text(c, "Hi")?;
+/// out.extend(rb.complete_content(c)?);
 /// out.extend(rb.complete_message(m)?);
 /// out.extend(rb.completed(CompleteOptions::new())?);
 /// let text = String::from_utf8(out).unwrap();
@@ -142,13 +145,7 @@ impl A2aEncoder {
         )
     }
 
-    fn status(
-        &self,
-        out: &mut Vec<u8>,
-        state: &str,
-        r: &AgentResponse,
-        last: bool,
-    ) -> Result<()> {
+    fn status(&self, out: &mut Vec<u8>, state: &str, r: &AgentResponse, last: bool) -> Result<()> {
         let (task, context) = self.ids();
         let mut meta = Map::new();
         meta.insert("status".into(), Value::String(r.status.as_str().to_owned()));
@@ -199,11 +196,13 @@ impl A2aEncoder {
     }
 
     fn artifact(&mut self, msg_id: &str) -> &mut Artifact {
-        self.artifacts.entry(msg_id.to_owned()).or_insert_with(|| Artifact {
-            message_type: "message".into(),
-            role: "assistant".into(),
-            ..Artifact::default()
-        })
+        self.artifacts
+            .entry(msg_id.to_owned())
+            .or_insert_with(|| Artifact {
+                message_type: "message".into(),
+                role: "assistant".into(),
+                ..Artifact::default()
+            })
     }
 
     fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
@@ -218,7 +217,9 @@ impl A2aEncoder {
         }
         let mut parts = Vec::new();
         for (position, c) in m.content.iter().flatten().enumerate() {
-            let index = c.index.unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
+            let index = c
+                .index
+                .unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
             self.part(&m.id, index, &c.body, true, &mut parts);
         }
         let a = self.artifact(&m.id);
@@ -269,8 +270,9 @@ impl A2aEncoder {
                 m.insert("type".into(), Value::String("refusal".into()));
             }
         }
+        let announced = a.announced.contains(&index);
         match text.strip_prefix(sent.as_str()) {
-            Some("") => {}
+            Some("") if announced || !completed => {}
             Some(rest) => {
                 parts.push(json!({"kind": "text", "text": rest, "metadata": meta}));
                 sent.push_str(rest);
@@ -285,12 +287,25 @@ impl A2aEncoder {
         }
     }
 
-    fn chunk(&mut self, msg_id: &str, parts: Vec<Value>, last: bool, out: &mut Vec<u8>) -> Result<()> {
+    fn chunk(
+        &mut self,
+        msg_id: &str,
+        parts: Vec<Value>,
+        last: bool,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
         if parts.is_empty() && !last {
             return Ok(());
         }
         let (task, context) = self.ids();
         let a = self.artifact(msg_id);
+        for p in &parts {
+            if let Some(i) = p.pointer("/metadata/index").and_then(Value::as_i64) {
+                if !a.announced.contains(&i) {
+                    a.announced.push(i);
+                }
+            }
+        }
         let append = a.sent_any;
         a.sent_any = true;
         let artifact = json!({"artifactId": msg_id, "name": a.message_type, "parts": parts,
@@ -322,7 +337,8 @@ impl A2aEncoder {
                 let piece = text.as_deref().unwrap_or("");
                 sent.push_str(piece);
                 if !piece.is_empty() {
-                    parts.push(json!({"kind": "text", "text": piece, "metadata": {"index": index}}));
+                    parts
+                        .push(json!({"kind": "text", "text": piece, "metadata": {"index": index}}));
                 }
             }
             ContentBody::Refusal { refusal } if delta => {
@@ -371,8 +387,10 @@ fn file_part(body: &ContentBody, index: i64) -> Option<Value> {
         },
         _ => return None,
     };
-    Some(json!({"kind": "file", "file": {"uri": uri, "name": name, "mimeType": mime},
-                "metadata": {"index": index, "type": kind}}))
+    Some(
+        json!({"kind": "file", "file": {"uri": uri, "name": name, "mimeType": mime},
+                "metadata": {"index": index, "type": kind}}),
+    )
 }
 
 impl Encoder for A2aEncoder {
@@ -549,8 +567,14 @@ impl A2aDecoder {
 
     fn status_update(&mut self, ev: &JsonMap, out: &mut Vec<Event>) {
         let empty = JsonMap::new();
-        let meta = ev.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
-        let status = ev.get("status").and_then(Value::as_object).unwrap_or(&empty);
+        let meta = ev
+            .get("metadata")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let status = ev
+            .get("status")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let state = st(status, "state");
         let run = match st(meta, "status") {
             "" => match state {
@@ -618,7 +642,7 @@ impl A2aDecoder {
         let mut r = self.response(status);
         r.error = error;
         r.usage = usage;
-        r.output = Some(output);
+        r.output = (r.status == RunStatus::Completed).then_some(output);
         out.push(Event::Response(r));
         self.ended = true;
     }
@@ -646,7 +670,10 @@ impl A2aDecoder {
 
     fn artifact(&mut self, a: &JsonMap, append: bool, last: bool, out: &mut Vec<Event>) {
         let empty = JsonMap::new();
-        let meta = a.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
+        let meta = a
+            .get("metadata")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let id = st(a, "artifactId").to_owned();
         let message_type = match st(meta, "message_type") {
             "" => match st(a, "name") {
@@ -687,7 +714,10 @@ impl A2aDecoder {
             return;
         };
         let empty = JsonMap::new();
-        let meta = p.get("metadata").and_then(Value::as_object).unwrap_or(&empty);
+        let meta = p
+            .get("metadata")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let explicit = meta.get("index").and_then(Value::as_i64);
         let kind = st(p, "kind");
         let last_index = m.parts.last().and_then(|c| c.index);
@@ -710,7 +740,10 @@ impl A2aDecoder {
             "data" => ContentBody::Data {
                 data: p.get("data").and_then(Value::as_object).cloned(),
             },
-            "file" => file_body(p.get("file").and_then(Value::as_object).unwrap_or(&empty), st(meta, "type")),
+            "file" => file_body(
+                p.get("file").and_then(Value::as_object).unwrap_or(&empty),
+                st(meta, "type"),
+            ),
             _ => return,
         };
         let replace = meta.get("replace").and_then(Value::as_bool) == Some(true);
@@ -747,7 +780,11 @@ impl A2aDecoder {
             "" => format!("msg_{}", self.messages.len()),
             id => id.to_owned(),
         };
-        let role = if st(msg, "role") == "user" { "user" } else { "assistant" };
+        let role = if st(msg, "role") == "user" {
+            "user"
+        } else {
+            "assistant"
+        };
         let i = self.slot(&id, "message", role, out);
         let mut first = true;
         for p in msg
@@ -867,7 +904,10 @@ fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
 /// `parts` list is found, or the result fails Agent API request validation.
 pub fn a2a_request(json: &str) -> Result<AgentRequest> {
     let v: Value = serde_json::from_str(json).map_err(|e| {
-        Error::new(ErrorCode::InvalidJson, format!("The A2A request is not JSON: {e}."))
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("The A2A request is not JSON: {e}."),
+        )
     })?;
     let params = v.get("params").unwrap_or(&v);
     let msg = params
@@ -917,7 +957,11 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
         };
         content.push(c);
     }
-    let role = if st(msg, "role") == "agent" { "assistant" } else { "user" };
+    let role = if st(msg, "role") == "agent" {
+        "assistant"
+    } else {
+        "user"
+    };
     let mut message = json!({"type": "message", "role": role, "content": content});
     if let (Value::Object(m), id) = (&mut message, st(msg, "messageId")) {
         if !id.is_empty() {

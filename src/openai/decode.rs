@@ -156,7 +156,9 @@ impl ResponsesDecoder {
                 warn(
                     warnings,
                     WarningCode::DuplicateEvent,
-                    format!("Event {seq} ({ty}) was ignored: its sequence number was already seen."),
+                    format!(
+                        "Event {seq} ({ty}) was ignored: its sequence number was already seen."
+                    ),
                 );
                 return Ok(());
             }
@@ -171,7 +173,10 @@ impl ResponsesDecoder {
             return Ok(());
         }
         let empty = JsonMap::new();
-        let response = ev.get("response").and_then(Value::as_object).unwrap_or(&empty);
+        let response = ev
+            .get("response")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         match ty {
             "response.created" | "response.queued" => {
                 self.head(response);
@@ -332,6 +337,11 @@ impl ResponsesDecoder {
                 let Some(item) = item.as_object() else {
                     continue;
                 };
+                // Items still open when the run ended stay open (the Agent API's final `output`
+                // holds completed messages only).
+                if matches!(s(item, "status"), "in_progress" | "incomplete") {
+                    continue;
+                }
                 let oi = i64::try_from(position).unwrap_or(i64::MAX);
                 let i = self.slot(oi, item);
                 if self.items.get(i).is_some_and(|it| !it.done) {
@@ -363,7 +373,8 @@ impl ResponsesDecoder {
         if let Some(d) = resp.get("incomplete_details").filter(|v| !v.is_null()) {
             r.extra.insert("incomplete_details".into(), d.clone());
         }
-        r.output = Some(output);
+        // As the reference runner: a completed run lists its output, a failed one has none.
+        r.output = (status == RunStatus::Completed).then_some(output);
         out.push(Event::Response(r));
         self.ended = true;
     }
@@ -435,7 +446,8 @@ impl ResponsesDecoder {
     /// The Agent API message an item is (completed: with its parts).
     fn message(&mut self, i: usize, item: &JsonMap, completed: bool) -> Option<Message> {
         let it = self.items.get(i)?;
-        let (id, message_type, call_id) = (it.id.clone(), it.message_type.clone(), it.call_id.clone());
+        let (id, message_type, call_id) =
+            (it.id.clone(), it.message_type.clone(), it.call_id.clone());
         let mut m = Message::with_id(id.clone());
         m.role = role_of(item, &message_type);
         m.message_type = message_type.clone();
@@ -469,7 +481,12 @@ impl ResponsesDecoder {
             }
             MessageType::FunctionCall | MessageType::McpToolCall => {
                 let data = call_data(item, &call_id);
-                parts.push(part_event(&id, 0, ContentBody::Data { data: Some(data) }, false));
+                parts.push(part_event(
+                    &id,
+                    0,
+                    ContentBody::Data { data: Some(data) },
+                    false,
+                ));
             }
             MessageType::FunctionCallOutput => {
                 let mut data = JsonMap::new();
@@ -480,7 +497,12 @@ impl ResponsesDecoder {
                     None => String::new(),
                 };
                 data.insert("output".into(), Value::String(output));
-                parts.push(part_event(&id, 0, ContentBody::Data { data: Some(data) }, false));
+                parts.push(part_event(
+                    &id,
+                    0,
+                    ContentBody::Data { data: Some(data) },
+                    false,
+                ));
             }
             _ => {
                 let body = ContentBody::Data {
@@ -555,7 +577,11 @@ impl ResponsesDecoder {
 }
 
 fn role_of(item: &JsonMap, t: &MessageType) -> Option<Role> {
-    match item.get("role").and_then(Value::as_str).and_then(Role::from_wire) {
+    match item
+        .get("role")
+        .and_then(Value::as_str)
+        .and_then(Role::from_wire)
+    {
         Some(r) => Some(r),
         None if matches!(t, MessageType::FunctionCallOutput) => Some(Role::Tool),
         None => Some(Role::Assistant),

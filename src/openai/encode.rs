@@ -24,8 +24,8 @@ use serde_json::{json, Map, Value};
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{encode_ndjson, encode_sse_event, Format, SSE_CONTENT_TYPE};
 use crate::protocol::{
-    merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message,
-    MessageType, RunStatus,
+    merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
+    RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -132,12 +132,13 @@ enum Mode {
 /// use agentwire::protocol::{ContentType, FixedClock};
 ///
 /// let options = BuilderOptions::new()
-///     .with_response_id("resp_1")
-///     .with_clock(FixedClock(1_700_000_000));
-/// let mut rb = ResponseBuilder::with_encoder(options, ResponsesEncoder::sse())?;
+///     .response_id("resp_1")
+///     .clock(FixedClock(1_700_000_000));
+/// let mut rb = ResponseBuilder::with_encoder(options, Box::new(ResponsesEncoder::sse()))?;
 /// let m = rb.message(Default::default())?;
 /// let c = rb.content(m, ContentType::Text)?;
 /// let mut out = rb.delta_text(c, "Hi")?;
+/// out.extend(rb.complete_content(c)?);
 /// out.extend(rb.complete_message(m)?);
 /// out.extend(rb.completed(CompleteOptions::new())?);
 /// let text = String::from_utf8(out).unwrap();
@@ -336,9 +337,9 @@ impl ResponsesEncoder {
                     RunStatus::Rejected => (
                         "response.failed",
                         "failed",
-                        r.error
-                            .clone()
-                            .or_else(|| Some(ErrorInfo::new("server_error", "The run was rejected."))),
+                        r.error.clone().or_else(|| {
+                            Some(ErrorInfo::new("server_error", "The run was rejected."))
+                        }),
                     ),
                     RunStatus::Canceled => ("response.incomplete", "cancelled", None),
                     _ => ("response.incomplete", "incomplete", None),
@@ -471,9 +472,14 @@ impl ResponsesEncoder {
     ) -> Result<()> {
         let kind = self.items.get(i).map_or(Kind::Skip, |it| it.kind);
         match (kind, body) {
-            (Kind::Message | Kind::Reasoning, ContentBody::Text { text }) => {
-                self.on_text(i, agent_index, false, text.as_deref().unwrap_or(""), mode, out)
-            }
+            (Kind::Message | Kind::Reasoning, ContentBody::Text { text }) => self.on_text(
+                i,
+                agent_index,
+                false,
+                text.as_deref().unwrap_or(""),
+                mode,
+                out,
+            ),
             (Kind::Message | Kind::Reasoning, ContentBody::Refusal { refusal }) => self.on_text(
                 i,
                 agent_index,
@@ -789,7 +795,11 @@ fn item_json(item: &Item, full: bool) -> Value {
     } else {
         Vec::new()
     };
-    let status = if full && !item.done { "incomplete" } else { status };
+    let status = if full && !item.done {
+        "incomplete"
+    } else {
+        status
+    };
     match item.kind {
         Kind::Reasoning => json!({"id": item.msg_id, "type": "reasoning", "summary": [],
                                   "content": parts, "status": status}),
@@ -819,7 +829,9 @@ fn item_json(item: &Item, full: bool) -> Value {
 /// two details objects, zero-filled; other keys are kept.
 fn usage_json(usage: &JsonMap) -> Value {
     let int = |k: &str| usage.get(k).and_then(Value::as_i64);
-    let input = int("input_tokens").or_else(|| int("prompt_tokens")).unwrap_or(0);
+    let input = int("input_tokens")
+        .or_else(|| int("prompt_tokens"))
+        .unwrap_or(0);
     let output = int("output_tokens")
         .or_else(|| int("completion_tokens"))
         .unwrap_or(0);

@@ -31,7 +31,8 @@ impl AdapterFold {
         cx: &mut EventCx<'_>,
     ) -> Result<()> {
         if protocol == Protocol::A2a {
-            self.a2a.decode(payload, &mut self.events, &mut self.warnings)?;
+            self.a2a
+                .decode(payload, &mut self.events, &mut self.warnings)?;
         } else {
             match serde_json::from_str::<Value>(payload) {
                 Ok(Value::Object(map)) => {

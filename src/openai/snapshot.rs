@@ -26,8 +26,12 @@ impl ResponsesSnapshot {
     pub(crate) fn apply(&mut self, ev: &JsonMap) {
         let ty = ev.get("type").and_then(Value::as_str).unwrap_or("");
         match ty {
-            "response.created" | "response.queued" | "response.in_progress"
-            | "response.completed" | "response.failed" | "response.incomplete" => {
+            "response.created"
+            | "response.queued"
+            | "response.in_progress"
+            | "response.completed"
+            | "response.failed"
+            | "response.incomplete" => {
                 if let Some(Value::Object(r)) = ev.get("response") {
                     self.response = Some(r.clone());
                 }
@@ -56,7 +60,11 @@ impl ResponsesSnapshot {
         else {
             return;
         };
-        let item_type = item.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
+        let item_type = item
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let text = |key: &str| ev.get(key).and_then(Value::as_str).unwrap_or("");
         match ty {
             "response.output_item.done" => {
@@ -76,7 +84,9 @@ impl ResponsesSnapshot {
                     ),
                     _ => None,
                 };
-                let Some(Value::Array(list)) = list else { return };
+                let Some(Value::Array(list)) = list else {
+                    return;
+                };
                 if ty.ends_with("added") {
                     list.push(part.clone());
                 } else if let Some(slot) = idx(ev, "content_index").and_then(|i| list.get_mut(i)) {
@@ -109,10 +119,20 @@ impl ResponsesSnapshot {
                     t if t.starts_with("response.refusal") => {
                         ("message", "content", "content_index", "refusal", "refusal")
                     }
-                    t if t.starts_with("response.reasoning_text") => {
-                        ("reasoning", "content", "content_index", "reasoning_text", "text")
-                    }
-                    _ => ("reasoning", "summary", "summary_index", "summary_text", "text"),
+                    t if t.starts_with("response.reasoning_text") => (
+                        "reasoning",
+                        "content",
+                        "content_index",
+                        "reasoning_text",
+                        "text",
+                    ),
+                    _ => (
+                        "reasoning",
+                        "summary",
+                        "summary_index",
+                        "summary_text",
+                        "text",
+                    ),
                 };
                 if item_type != want_item {
                     return;
@@ -129,7 +149,11 @@ impl ResponsesSnapshot {
                 if ty.ends_with("delta") {
                     append(part, field, text("delta"));
                 } else {
-                    let done_key = if field == "refusal" { "refusal" } else { "text" };
+                    let done_key = if field == "refusal" {
+                        "refusal"
+                    } else {
+                        "text"
+                    };
                     part.insert(field.into(), Value::String(text(done_key).to_owned()));
                 }
             }
@@ -137,14 +161,21 @@ impl ResponsesSnapshot {
             | "response.function_call_arguments.done"
             | "response.mcp_call_arguments.delta"
             | "response.mcp_call_arguments.done" => {
-                let want = if ty.contains("mcp") { "mcp_call" } else { "function_call" };
+                let want = if ty.contains("mcp") {
+                    "mcp_call"
+                } else {
+                    "function_call"
+                };
                 if item_type != want {
                     return;
                 }
                 if ty.ends_with("delta") {
                     append(item, "arguments", text("delta"));
                 } else {
-                    item.insert("arguments".into(), Value::String(text("arguments").to_owned()));
+                    item.insert(
+                        "arguments".into(),
+                        Value::String(text("arguments").to_owned()),
+                    );
                 }
             }
             "response.output_text.annotation.added" => {

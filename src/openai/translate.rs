@@ -5,7 +5,9 @@
 use crate::assembler::{Protocol, Warning, WarningCode};
 use crate::builder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use crate::codec::{Format, Frame, FrameDecoder, Limits};
-use crate::protocol::{parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus};
+use crate::protocol::{
+    parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus,
+};
 use crate::{Error, ErrorCode, Result};
 
 use super::{A2aDecoder, A2aEncoder, ResponsesDecoder, ResponsesEncoder};
@@ -119,8 +121,12 @@ impl Translator {
     /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`), fatal as for the assembler.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings) =
-            (&mut self.source, &mut self.sink, &mut self.events, &mut self.warnings);
+        let (source, sink, events, warnings) = (
+            &mut self.source,
+            &mut self.sink,
+            &mut self.events,
+            &mut self.warnings,
+        );
         self.decoder.push(chunk, |frame| {
             on_frame(source, sink, events, warnings, &frame, &mut out)
         })?;
@@ -135,11 +141,14 @@ impl Translator {
     /// As [`Translator::push`].
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings) =
-            (&mut self.source, &mut self.sink, &mut self.events, &mut self.warnings);
-        self.decoder.finish(|frame| {
-            on_frame(source, sink, events, warnings, &frame, &mut out)
-        })?;
+        let (source, sink, events, warnings) = (
+            &mut self.source,
+            &mut self.sink,
+            &mut self.events,
+            &mut self.warnings,
+        );
+        self.decoder
+            .finish(|frame| on_frame(source, sink, events, warnings, &frame, &mut out))?;
         Ok(out)
     }
 
@@ -265,7 +274,10 @@ where
         Event::Content(c) => {
             let index = c.index.and_then(|i| u32::try_from(i).ok()).unwrap_or(0);
             let msg_id = c.msg_id.as_deref().unwrap_or("");
-            match (&c.body, c.delta == Some(true) && c.status != Some(RunStatus::Completed)) {
+            match (
+                &c.body,
+                c.delta == Some(true) && c.status != Some(RunStatus::Completed),
+            ) {
                 (ContentBody::Text { text }, true) => f(&BuilderEvent::TextDelta(TextDelta {
                     sequence_number: seq,
                     msg_id,
