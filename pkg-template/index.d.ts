@@ -2,7 +2,7 @@
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
 export { a2aRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { Translator, translate } from "./translate.js";
-export type { TranslateOptions } from "./translate.js";
+export type { ReadableStreamOut, TranslateOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
 export type {
   AgentApiSnapshot,

@@ -1,4 +1,9 @@
-import type { Body, Protocol, Warning } from "./assembler.js";
+import type { Body, Protocol, ReadableStreamLike, Warning } from "./assembler.js";
+
+/** The runtime's `ReadableStream` where its types are loaded (DOM, Workers, Deno), else the part agentwire relies on. */
+export type ReadableStreamOut = typeof globalThis extends { ReadableStream: new (...args: never[]) => infer R }
+  ? R
+  : ReadableStreamLike<Uint8Array>;
 
 /** Options of {@link translate} and {@link Translator}. Unknown keys throw `INVALID_OPTION`. */
 export interface TranslateOptions {
@@ -43,4 +48,4 @@ export class Translator {
  *   { headers: { "content-type": "text/event-stream" } });
  * @throws {AgentwireError} `INVALID_OPTION` (synchronously) for bad options.
  */
-export function translate(body: Body, options: TranslateOptions): ReadableStream<Uint8Array>;
+export function translate(body: Body, options: TranslateOptions): ReadableStreamOut;

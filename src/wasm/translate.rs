@@ -28,7 +28,7 @@ fn protocol(value: &JsValue, field: &str) -> Result<Protocol> {
 }
 
 /// Reads `{from, to, model?, requestId?, maxEventBytes?}`.
-fn options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions)> {
+fn read_options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions)> {
     let object = value
         .dyn_ref::<Object>()
         .ok_or_else(|| invalid("translate options must be an object".into(), "from"))?;
@@ -102,7 +102,7 @@ impl TranslatorCore {
     /// Creates a translator; see the `TranslateOptions` type.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> std::result::Result<TranslatorCore, JsValue> {
-        let (from, to, opts) = options_or_throw(&options)?;
+        let (from, to, opts) = read_options(&options)?;
         Ok(TranslatorCore {
             inner: Translator::with_options(from, to, opts)?,
         })
@@ -126,14 +126,10 @@ impl TranslatorCore {
     }
 
     /// Problems tolerated so far.
-    #[wasm_bindgen(getter, unchecked_return_type = "Warning[]")]
+    #[wasm_bindgen(getter, unchecked_return_type = "object[]")]
     pub fn warnings(&self) -> std::result::Result<JsValue, JsValue> {
         Ok(to_js(self.inner.warnings())?)
     }
-}
-
-fn options_or_throw(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions)> {
-    options(value)
 }
 
 /// Maps an A2A `message/send` or `message/stream` request (the JSON-RPC request, its `params`,
