@@ -32,6 +32,8 @@ project() {
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
+  # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
+  ln -s "$ROOT/node_modules/openai" "$PROJECT/node_modules/openai"
   echo "[test] installed $tarball into $PROJECT"
 }
 
@@ -51,7 +53,8 @@ suite_wasm() {
 suite_reference() {
   if [ -f scripts/reference/check.sh ]; then
     run bash scripts/reference/check.sh &&
-    run bash scripts/reference/check_builder.sh
+    run bash scripts/reference/check_builder.sh &&
+    run bash scripts/reference/check_adapters.sh
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped

@@ -58,6 +58,8 @@ struct Inner {
     options: AssemblerOptions,
     protocol: Option<Protocol>,
     agent_api: AgentApiFold,
+    /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
+    adapter: crate::openai::AdapterFold,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
     pending: Vec<Update>,
@@ -77,6 +79,7 @@ impl StreamAssembler {
                 protocol: options.protocol(),
                 options,
                 agent_api: AgentApiFold::default(),
+                adapter: crate::openai::AdapterFold::default(),
                 batch: Batch::default(),
                 pending: Vec::new(),
                 warnings: Vec::new(),
@@ -158,10 +161,18 @@ impl StreamAssembler {
     /// `warnings`. Once the final response arrives, `output` is its list, in its order;
     /// messages it leaves out (never completed) move to `incompleteMessages`. Events with an
     /// unknown `object` are kept in `unknownEvents`.
+    ///
+    /// For `openai-responses`: the Responses `response` object as the official client
+    /// accumulates it, plus `outcome` and `warnings`.
     pub fn snapshot(&self) -> Value {
-        let mut map = match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
+        let native = self.inner.protocol == Some(Protocol::OpenAiResponses);
+        let mut map = if native {
+            self.inner.adapter.responses_snapshot()
+        } else {
+            match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            }
         };
         map.insert(
             "outcome".to_owned(),
@@ -172,13 +183,13 @@ impl StreamAssembler {
             serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
         );
         let incomplete = self.inner.agent_api.incomplete_messages();
-        if !incomplete.is_empty() {
+        if !incomplete.is_empty() && !native {
             map.insert(
                 "incompleteMessages".to_owned(),
                 serde_json::to_value(incomplete).unwrap_or(Value::Array(Vec::new())),
             );
         }
-        if !self.inner.agent_api.unknown_events.is_empty() {
+        if !self.inner.agent_api.unknown_events.is_empty() && !native {
             map.insert(
                 "unknownEvents".to_owned(),
                 Value::Array(
@@ -328,7 +339,17 @@ impl Inner {
                 };
                 self.agent_api.apply(data, &mut cx)
             }
-            Protocol::AgUi | Protocol::OpenAiResponses => Err(Error::new(
+            Protocol::OpenAiResponses | Protocol::A2a => {
+                let mut cx = EventCx {
+                    batch: &mut self.batch,
+                    strict: self.options.strict(),
+                    offset: frame.offset(),
+                    sequence_number: None,
+                };
+                self.adapter
+                    .apply(protocol, data, &mut self.agent_api, &mut cx)
+            }
+            Protocol::AgUi => Err(Error::new(
                 ErrorCode::InvalidOption,
                 format!(
                     "Assembling {} streams is not available in this version.",

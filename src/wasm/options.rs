@@ -48,7 +48,7 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
                 Some(name) => match Protocol::from_name(name) {
                     Some(p) => options.with_protocol(Some(p)),
                     None => return Err(invalid(format!(
-                        "protocol must be \"auto\", \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{name}\""
+                        "protocol must be \"auto\", \"agent-api\", \"ag-ui\", \"openai-responses\" or \"a2a\", not \"{name}\""
                     )).with_field("protocol")),
                 },
                 None => return Err(invalid("protocol must be a string".into()).with_field("protocol")),

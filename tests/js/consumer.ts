@@ -72,3 +72,16 @@ async function readBody(body: AsyncIterable<Uint8Array>): Promise<string> {
   return snapshot.outcome;
 }
 void readBody;
+
+// Protocol adapters.
+import { a2aRequest, translate, Translator } from "agentwire";
+import type { TranslateOptions } from "agentwire";
+const translateOptions: TranslateOptions = { from: "agent-api", to: "openai-responses", model: "m" };
+const translated = translate((async function* () { yield new Uint8Array(); })(), translateOptions);
+void translated.getReader();
+const translator = new Translator({ from: "openai-responses", to: "a2a", requestId: 1 });
+const bytes: Uint8Array = translator.push("data: {}\n\n");
+void bytes;
+translator.free();
+const a2a: AgentRequest = a2aRequest("{}");
+void a2a;
