@@ -2,6 +2,23 @@
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
 export { parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { StreamAssembler } from "./assembler.js";
+export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
+export type {
+  CompletedOptions,
+  ContentType,
+  FailedError,
+  Format,
+  FromTextOptions,
+  MessageOptions,
+  MessageType,
+  ProduceContext,
+  Producer,
+  ResponseBuilderOptions,
+  StreamOptions,
+  ToolCallOptions,
+  ToolOutputOptions,
+  ToolType,
+} from "./builder.js";
 export type {
   AgentApiSnapshot,
   ArgumentsUpdate,

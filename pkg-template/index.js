@@ -2,3 +2,4 @@
 // deno.js) instantiate the wasm first, then re-export this module.
 export { parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { StreamAssembler } from "./assembler.js";
+export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";

@@ -10,7 +10,8 @@ for (const [name, run] of Object.entries(cases)) {
 }
 
 test("the package exports exactly the public API", () => {
-  assert.deepStrictEqual(Object.keys(api).sort(), ["StreamAssembler", "parseEvent", "parseRequest", "wasmMemoryBytes"]);
+  assert.deepStrictEqual(Object.keys(api).sort(), ["ContentBuilder", "MessageBuilder", "ResponseBuilder",
+    "StreamAssembler", "ToolCallBuilder", "parseEvent", "parseRequest", "wasmMemoryBytes"]);
 });
 
 test("the runtime loads its own entry (export condition)", () => {
