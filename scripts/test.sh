@@ -54,7 +54,8 @@ suite_wasm() {
 suite_reference() {
   if [ -f scripts/reference/check.sh ]; then
     run bash scripts/reference/check.sh &&
-    run bash scripts/reference/check_builder.sh
+    run bash scripts/reference/check_builder.sh &&
+    run bash scripts/reference/check_builder_js.sh
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped

@@ -86,7 +86,9 @@ impl ResponseBuilderCore {
     pub fn sequence_number(&self) -> Result<f64, JsValue> {
         // Counts events of one stream: far below 2^53.
         #[allow(clippy::cast_precision_loss)]
-        Ok(with(&self.shared, |rb| Ok(rb.next_sequence_number() as f64))?)
+        Ok(with(&self.shared, |rb| {
+            Ok(rb.next_sequence_number() as f64)
+        })?)
     }
 
     /// Whether a terminal event was emitted (or the builder was released).
@@ -200,7 +202,9 @@ impl MessageBuilderCore {
     pub fn set_usage(&self, usage: JsValue) -> Result<(), JsValue> {
         let usage = super::convert::json_object(&usage, "setUsage()")?;
         let handle = self.handle;
-        Ok(with(&self.shared, |rb| rb.set_message_usage(handle, usage))?)
+        Ok(with(&self.shared, |rb| {
+            rb.set_message_usage(handle, usage)
+        })?)
     }
 
     /// Emits the message's completed event with all its parts.

@@ -321,7 +321,9 @@ pub fn complete_options(value: &JsValue) -> Result<CompleteOptions> {
 pub fn error_info(value: &JsValue) -> Result<ErrorInfo> {
     const WHAT: &str = "failed()";
     if !value.is_object() {
-        return Err(invalid(format!("{WHAT} expects an object {{code, message}}")));
+        return Err(invalid(format!(
+            "{WHAT} expects an object {{code, message}}"
+        )));
     }
     Ok(ErrorInfo::new(
         req_string(value, "code", WHAT)?,
