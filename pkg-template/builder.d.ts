@@ -282,5 +282,8 @@ export declare class ToolCallBuilder {
 // parameters exactly.)
 declare global {
   interface ReadableStream<R = any> {}
-  interface AbortSignal {}
+  interface AbortSignal {
+    /** Whether the signal has aborted. */
+    readonly aborted: boolean;
+  }
 }
