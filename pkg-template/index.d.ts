@@ -4,6 +4,23 @@ export { a2aRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwi
 export { Translator, translate } from "./translate.js";
 export type { ReadableStreamOut, TranslateOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
+export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
+export type {
+  CompletedOptions,
+  ContentType,
+  FailedError,
+  Format,
+  FromTextOptions,
+  MessageOptions,
+  MessageType,
+  ProduceContext,
+  Producer,
+  ResponseBuilderOptions,
+  StreamOptions,
+  ToolCallOptions,
+  ToolOutputOptions,
+  ToolType,
+} from "./builder.js";
 export type {
   AgentApiSnapshot,
   ArgumentsUpdate,

@@ -3,3 +3,4 @@
 export { a2aRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
+export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";

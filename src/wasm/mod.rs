@@ -4,6 +4,8 @@
 //! - [`parse`]: `parseRequest`, `parseEvent`.
 //! - [`assembler`]: the `StreamAssembler` core class.
 //! - [`translate`]: the `Translator` core class and `a2aRequest`.
+//! - [`builder`]: the core classes of `ResponseBuilder`, `MessageBuilder`, `ContentBuilder` and
+//!   `ToolCallBuilder`.
 //! - [`options`]: option bags in.
 //! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
 //! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
@@ -13,6 +15,7 @@
 //! exported functions directly; JavaScript sees the camelCase names.
 
 pub mod assembler;
+pub mod builder;
 pub mod convert;
 pub mod error;
 pub mod options;

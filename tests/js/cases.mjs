@@ -5,6 +5,7 @@
 import { contentEvents } from "./fixtures.mjs";
 import { assemblerCases } from "./assembler-cases.mjs";
 import { openaiCases } from "./openai-cases.mjs";
+import { builderCases } from "./builder-cases.mjs";
 
 /** A content delta exactly as the reference's `model_dump_json()` writes it. */
 export const CONTENT_EVENT =
@@ -136,4 +137,5 @@ export const cases = {
   },
   ...assemblerCases,
   ...openaiCases,
+  ...builderCases,
 };
