@@ -31,8 +31,9 @@ export interface ResponseBuilderOptions {
   /** The framing of the returned bytes. @defaultValue `"sse"` */
   format?: Format;
   /**
-   * The protocol to emit. Only `"agent-api"` is available in this version: `"ag-ui"` and
-   * `"openai-responses"` throw `INVALID_OPTION`. @defaultValue `"agent-api"`
+   * The protocol to emit from the same calls: the Agent API, or the OpenAI Responses API
+   * streaming events (`event:` lines, tool calls as `function_call` items). `"ag-ui"` throws
+   * `INVALID_OPTION` in this version. @defaultValue `"agent-api"`
    */
   protocol?: Protocol;
   /** AG-UI's thread id (checked to be a string; the Agent API has no such field). */

@@ -19,7 +19,10 @@ use super::options::{
     builder_format, builder_options, complete_options, content_type, error_info, message_options,
     tool_call_options, tool_output_options,
 };
+use crate::assembler::Protocol;
 use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCall};
+use crate::codec::Format;
+use crate::openai::ResponsesEncoder;
 use crate::{Error, ErrorCode, Result};
 
 /// The builder shared by a response and its children; `None` once released.
@@ -58,7 +61,14 @@ impl ResponseBuilderCore {
     /// Creates a builder; see the `ResponseBuilderOptions` type.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<ResponseBuilderCore, JsValue> {
-        let builder = ResponseBuilder::new(builder_options(&options)?)?;
+        let (options, protocol) = builder_options(&options)?;
+        let builder = match protocol {
+            Protocol::OpenAiResponses => {
+                let encoder = ResponsesEncoder::new(options.format.unwrap_or(Format::Sse))?;
+                ResponseBuilder::with_encoder(options, Box::new(encoder))?
+            }
+            _ => ResponseBuilder::new(options)?,
+        };
         Ok(ResponseBuilderCore {
             shared: Rc::new(RefCell::new(Some(builder))),
         })

@@ -98,7 +98,7 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
 const BUILDER_PROTOCOLS: &[(&str, bool)] = &[
     ("agent-api", true),
     ("ag-ui", false),
-    ("openai-responses", false),
+    ("openai-responses", true),
 ];
 
 /// `undefined`/`null` → `None`, a string → `Some`, anything else → `INVALID_OPTION` on `key`.
@@ -167,13 +167,13 @@ pub fn builder_format(value: &JsValue) -> Result<Format> {
 }
 
 /// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, omitNulls? }` for
-/// `new ResponseBuilder(options)`. `threadId` / `runId` belong to AG-UI: they are checked
-/// (strings) and otherwise unused by the Agent API.
+/// `new ResponseBuilder(options)`, with the protocol to emit. `threadId` / `runId` belong to
+/// AG-UI: they are checked (strings) and otherwise unused by the Agent API.
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key, for an unknown key, a value of the wrong type, or a
-/// `protocol` this version cannot emit (`"ag-ui"`, `"openai-responses"`).
-pub fn builder_options(value: &JsValue) -> Result<BuilderOptions> {
+/// `protocol` this version cannot emit (`"ag-ui"`).
+pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
     const WHAT: &str = "ResponseBuilder";
     only_keys(
         value,
@@ -189,8 +189,9 @@ pub fn builder_options(value: &JsValue) -> Result<BuilderOptions> {
         WHAT,
     )?;
     let mut options = BuilderOptions::new().clock(JsClock);
+    let mut protocol = Protocol::AgentApi;
     if value.is_undefined() || value.is_null() {
-        return Ok(options);
+        return Ok((options, protocol));
     }
     if let Some(id) = opt_string(&get(value, "sessionId"), "sessionId", WHAT)? {
         options = options.session_id(id);
@@ -201,7 +202,7 @@ pub fn builder_options(value: &JsValue) -> Result<BuilderOptions> {
     options = options.format(builder_format(&get(value, "format"))?);
     if let Some(name) = opt_string(&get(value, "protocol"), "protocol", WHAT)? {
         match BUILDER_PROTOCOLS.iter().find(|(n, _)| *n == name) {
-            Some((_, true)) => {}
+            Some((_, true)) => protocol = Protocol::from_name(&name).unwrap_or(Protocol::AgentApi),
             Some((_, false)) => {
                 return Err(invalid(format!(
                     "protocol \"{name}\" is not available in this version of ResponseBuilder; use \"agent-api\""
@@ -221,7 +222,7 @@ pub fn builder_options(value: &JsValue) -> Result<BuilderOptions> {
     if let Some(yes) = opt_bool(&get(value, "omitNulls"), "omitNulls", WHAT)? {
         options = options.omit_nulls(yes);
     }
-    Ok(options)
+    Ok((options, protocol))
 }
 
 /// Fills the message fields shared by `message()`, `toolCall()` and `toolOutput()`:

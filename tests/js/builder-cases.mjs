@@ -255,7 +255,7 @@ export const builderCases = {
     throwsCoded(assert, () => new ResponseBuilder({ format: "xml" }), { code: "INVALID_OPTION", field: "format" });
     throwsCoded(assert, () => new ResponseBuilder({ sessionId: 7 }), { code: "INVALID_OPTION", field: "sessionId" });
     throwsCoded(assert, () => new ResponseBuilder({ protocol: "grpc" }), { code: "INVALID_OPTION", field: "protocol" });
-    for (const protocol of ["ag-ui", "openai-responses"]) {
+    for (const protocol of ["ag-ui"]) {
       const e = throwsCoded(assert, () => new ResponseBuilder({ protocol }), { code: "INVALID_OPTION", field: "protocol" });
       assert.match(e.message, /not available in this version/);
     }
@@ -565,5 +565,35 @@ export const builderCases = {
     const e = await rb.ready().then(() => null, (err) => err);
     assert.strictEqual(e?.code, "FINISHED");
   },
-};
 
+  "ResponseBuilder: protocol openai-responses emits a Responses stream from the same calls"(
+    { ResponseBuilder, StreamAssembler }, assert,
+  ) {
+    const rb = new ResponseBuilder({ protocol: "openai-responses" });
+    const parts = [];
+    const text = rb.message({ role: "assistant" }).content("text");
+    parts.push(text.delta("Hel"), text.delta("lo"));
+    const call = rb.toolCall({ name: "get_weather", callId: "call_1" });
+    parts.push(call.arguments('{"city":'), call.arguments('"Paris"}'), call.complete());
+    parts.push(rb.completed({ closeOpen: true }));
+    rb.free();
+    const wire = new TextDecoder().decode(concat(parts));
+    const types = [...wire.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    assert.strictEqual(types[0], "response.created");
+    assert.strictEqual(types.at(-1), "response.completed");
+    assert.ok(types.includes("response.output_text.delta"));
+    assert.ok(types.includes("response.function_call_arguments.delta"));
+    const asm = new StreamAssembler({ protocol: "openai-responses", strict: true });
+    asm.push(wire);
+    asm.finish();
+    const snap = asm.snapshot();
+    assert.strictEqual(asm.outcome, "completed");
+    assert.strictEqual(snap.object, "response");
+    const message = snap.output.find((item) => item.type === "message");
+    assert.strictEqual(message.content[0].text, "Hello");
+    const fn = snap.output.find((item) => item.type === "function_call");
+    assert.strictEqual(fn.name, "get_weather");
+    assert.strictEqual(fn.arguments, '{"city":"Paris"}');
+    asm.free();
+  },
+};
