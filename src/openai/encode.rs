@@ -305,9 +305,14 @@ impl ResponsesEncoder {
         string(out, &self.model);
         raw(out, ",\"output\":[");
         if output {
-            let mut items: Vec<&Item> = self.items.iter().filter(|i| i.index.is_some()).collect();
-            items.sort_by_key(|i| i.index);
-            for (n, item) in items.into_iter().enumerate() {
+            // Output indices are 0, 1, 2, … in the order items were added.
+            let mut slots: Vec<Option<&Item>> = vec![None; self.added];
+            for item in &self.items {
+                if let Some(slot) = item.index.and_then(|ix| slots.get_mut(ix)) {
+                    *slot = Some(item);
+                }
+            }
+            for (n, item) in slots.into_iter().flatten().enumerate() {
                 if n > 0 {
                     raw(out, ",");
                 }
