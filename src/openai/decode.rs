@@ -472,10 +472,11 @@ impl ResponsesDecoder {
                             },
                         };
                         let index = self.part(i, *kind, i64::try_from(n).unwrap_or(i64::MAX));
-                        parts.push(part_event(&id, index, body, false));
+                        // In index order (indices are unique): no sort to instantiate.
+                        let at = parts.partition_point(|c| c.index < Some(index));
+                        parts.insert(at, part_event(&id, index, body, false));
                     }
                 }
-                parts.sort_by_key(|c| c.index);
             }
             MessageType::FunctionCall | MessageType::McpToolCall => {
                 let data = call_data(item, &call_id);

@@ -20,14 +20,16 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     let _ = s.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
 }
 
-/// Appends any JSON value (a map, a number from the input, …) in compact form.
+/// Appends any JSON value (a map, a number from the input, …) in compact form, through
+/// `Value`'s `Display` (already in the binary; a serializer into the `Vec` would be one more
+/// instantiation of the whole `Value` serializer).
 pub(crate) fn value(out: &mut Vec<u8>, v: &Value) {
-    let _ = v.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
+    raw(out, &v.to_string());
 }
 
-/// Appends an object in compact form.
+/// Appends an object in compact form (as [`value`]).
 pub(crate) fn map(out: &mut Vec<u8>, m: &JsonMap) {
-    let _ = m.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
+    value(out, &Value::Object(m.clone()));
 }
 
 /// Appends `n` in decimal.
