@@ -22,11 +22,13 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+
+use super::write::{bool, int, map, opt_string, raw, string, value};
 
 use crate::assembler::{Warning, WarningCode};
 use crate::builder::{BuilderEvent, Encoder};
-use crate::codec::{encode_ndjson, encode_sse, Format, SSE_CONTENT_TYPE};
+use crate::codec::{Format, SSE_CONTENT_TYPE};
 use crate::protocol::{
     merge_data_into, parse_request, AgentRequest, AgentResponse, Content, ContentBody, ErrorInfo,
     Event, JsonMap, Message, MessageType, Role, RunStatus,
@@ -112,21 +114,37 @@ impl A2aEncoder {
         Ok(self)
     }
 
-    fn emit(&self, out: &mut Vec<u8>, result: Value) -> Result<()> {
-        let json = json!({"jsonrpc": "2.0", "id": self.rpc_id, "result": result}).to_string();
-        match self.format {
-            Format::Ndjson => encode_ndjson(out, &json),
-            Format::Sse | Format::Auto => {
-                encode_sse(out, &json);
-                Ok(())
-            }
+    /// Starts a result: the framing, `{"jsonrpc":"2.0","id":…,"result":{"kind":"<kind>"`, and
+    /// `,"taskId":…,"contextId":…` unless it is the task itself. The caller writes the other
+    /// fields and calls [`A2aEncoder::end`].
+    fn begin(&self, out: &mut Vec<u8>, kind: &str) {
+        if self.format != Format::Ndjson {
+            raw(out, "data: ");
         }
+        raw(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        value(out, &self.rpc_id);
+        raw(out, ",\"result\":{\"kind\":\"");
+        raw(out, kind);
+        let task = self.task_id.as_deref().unwrap_or("");
+        if kind == "task" {
+            raw(out, "\",\"id\":");
+        } else {
+            raw(out, "\",\"taskId\":");
+        }
+        string(out, task);
+        raw(out, ",\"contextId\":");
+        string(out, self.context_id.as_deref().unwrap_or(task));
     }
 
-    fn ids(&self) -> (String, String) {
-        let task = self.task_id.clone().unwrap_or_default();
-        let context = self.context_id.clone().unwrap_or_else(|| task.clone());
-        (task, context)
+    fn end(&self, out: &mut Vec<u8>) {
+        raw(
+            out,
+            if self.format == Format::Ndjson {
+                "}}\n"
+            } else {
+                "}}\n\n"
+            },
+        );
     }
 
     fn ensure_task(&mut self, out: &mut Vec<u8>) -> Result<()> {
@@ -137,35 +155,41 @@ impl A2aEncoder {
             self.task_id = Some(crate::protocol::new_id("task_")?);
         }
         self.started = true;
-        let (task, context) = self.ids();
-        self.emit(
-            out,
-            json!({"kind": "task", "id": task, "contextId": context,
-                   "status": {"state": "submitted"}}),
-        )
+        self.begin(out, "task");
+        raw(out, ",\"status\":{\"state\":\"submitted\"}");
+        self.end(out);
+        Ok(())
     }
 
-    fn status(&self, out: &mut Vec<u8>, state: &str, r: &AgentResponse, last: bool) -> Result<()> {
-        let (task, context) = self.ids();
-        let mut meta = Map::new();
-        meta.insert("status".into(), Value::String(r.status.as_str().to_owned()));
-        if let Some(u) = &r.usage {
-            meta.insert("usage".into(), Value::Object(u.clone()));
-        }
-        let mut status = json!({"state": state});
-        if let (Some(e), Value::Object(s)) = (&r.error, &mut status) {
-            s.insert(
-                "message".into(),
-                json!({"kind": "message", "messageId": format!("{task}-error"), "role": "agent",
-                       "parts": [{"kind": "text", "text": e.message}],
-                       "metadata": {"code": e.code}}),
+    fn status(&self, out: &mut Vec<u8>, state: &str, r: &AgentResponse, last: bool) {
+        self.begin(out, "status-update");
+        raw(out, ",\"status\":{\"state\":\"");
+        raw(out, state);
+        raw(out, "\"");
+        if let Some(e) = &r.error {
+            raw(out, ",\"message\":{\"kind\":\"message\",\"messageId\":");
+            let mut id = self.task_id.clone().unwrap_or_default();
+            id.push_str("-error");
+            string(out, &id);
+            raw(
+                out,
+                ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":",
             );
+            string(out, &e.message);
+            raw(out, "}],\"metadata\":{\"code\":");
+            string(out, &e.code);
+            raw(out, "}}");
         }
-        self.emit(
-            out,
-            json!({"kind": "status-update", "taskId": task, "contextId": context,
-                   "status": status, "final": last, "metadata": meta}),
-        )
+        raw(out, "},\"final\":");
+        bool(out, last);
+        raw(out, ",\"metadata\":{\"status\":");
+        string(out, r.status.as_str());
+        if let Some(u) = &r.usage {
+            raw(out, ",\"usage\":");
+            map(out, u);
+        }
+        raw(out, "}");
+        self.end(out);
     }
 
     fn on_response(&mut self, r: &AgentResponse, out: &mut Vec<u8>) -> Result<()> {
@@ -177,7 +201,10 @@ impl A2aEncoder {
         }
         self.ensure_task(out)?;
         let state = match &r.status {
-            RunStatus::InProgress => return self.status(out, "working", r, false),
+            RunStatus::InProgress => {
+                self.status(out, "working", r, false);
+                return Ok(());
+            }
             RunStatus::Completed => "completed",
             RunStatus::Failed => "failed",
             RunStatus::Canceled => "canceled",
@@ -190,7 +217,7 @@ impl A2aEncoder {
                 self.on_message(m, true, out)?;
             }
         }
-        self.status(out, state, r, true)?;
+        self.status(out, state, r, true);
         self.ended = true;
         Ok(())
     }
@@ -215,7 +242,7 @@ impl A2aEncoder {
         if !completed || a.done {
             return Ok(());
         }
-        let mut parts = Vec::new();
+        let mut parts = Parts::default();
         for (position, c) in m.content.iter().flatten().enumerate() {
             let index = c
                 .index
@@ -224,7 +251,8 @@ impl A2aEncoder {
         }
         let a = self.artifact(&m.id);
         a.done = true;
-        self.chunk(&m.id, parts, true, out)
+        self.chunk(&m.id, &parts, true, out);
+        Ok(())
     }
 
     /// Records a part's value and collects the A2A parts to send for it.
@@ -234,7 +262,7 @@ impl A2aEncoder {
         index: i64,
         body: &ContentBody,
         completed: bool,
-        parts: &mut Vec<Value>,
+        parts: &mut Parts,
     ) {
         let a = self.artifact(msg_id);
         if a.done_parts.contains(&index) {
@@ -250,71 +278,66 @@ impl A2aEncoder {
                 let d = a.data.entry(index).or_default();
                 *d = data.clone().unwrap_or_default();
                 if completed {
-                    parts.push(json!({"kind": "data", "data": d, "metadata": {"index": index}}));
+                    let out = parts.open("data", index);
+                    raw(out, ",\"data\":");
+                    map(out, d);
+                    parts.close("", false);
                 }
                 return;
             }
             other => {
                 if completed {
-                    if let Some(p) = file_part(other, index) {
-                        parts.push(p);
-                    }
+                    file_part(other, index, parts);
                 }
                 return;
             }
         };
         let sent = a.texts.entry(index).or_default();
-        let mut meta = json!({"index": index});
-        if refusal {
-            if let Value::Object(m) = &mut meta {
-                m.insert("type".into(), Value::String("refusal".into()));
-            }
-        }
         let announced = a.announced.contains(&index);
         match text.strip_prefix(sent.as_str()) {
             Some("") if announced || !completed => {}
             Some(rest) => {
-                parts.push(json!({"kind": "text", "text": rest, "metadata": meta}));
+                parts.text(rest, index, refusal, false);
                 sent.push_str(rest);
             }
             None => {
-                if let Value::Object(m) = &mut meta {
-                    m.insert("replace".into(), Value::Bool(true));
-                }
-                parts.push(json!({"kind": "text", "text": text, "metadata": meta}));
+                parts.text(text, index, refusal, true);
                 text.clone_into(sent);
             }
         }
     }
 
-    fn chunk(
-        &mut self,
-        msg_id: &str,
-        parts: Vec<Value>,
-        last: bool,
-        out: &mut Vec<u8>,
-    ) -> Result<()> {
-        if parts.is_empty() && !last {
-            return Ok(());
+    fn chunk(&mut self, msg_id: &str, parts: &Parts, last: bool, out: &mut Vec<u8>) {
+        if parts.indices.is_empty() && !last {
+            return;
         }
-        let (task, context) = self.ids();
         let a = self.artifact(msg_id);
-        for p in &parts {
-            if let Some(i) = p.pointer("/metadata/index").and_then(Value::as_i64) {
-                if !a.announced.contains(&i) {
-                    a.announced.push(i);
-                }
+        for &i in &parts.indices {
+            if !a.announced.contains(&i) {
+                a.announced.push(i);
             }
         }
         let append = a.sent_any;
         a.sent_any = true;
-        let artifact = json!({"artifactId": msg_id, "name": a.message_type, "parts": parts,
-                              "metadata": {"message_type": a.message_type, "role": a.role}});
-        self.emit(
-            out,
-            json!({"kind": "artifact-update", "taskId": task, "contextId": context,
-                   "artifact": artifact, "append": append, "lastChunk": last}),
-        )
+        let Some(a) = self.artifacts.get(msg_id) else {
+            return;
+        };
+        self.begin(out, "artifact-update");
+        raw(out, ",\"artifact\":{\"artifactId\":");
+        string(out, msg_id);
+        raw(out, ",\"name\":");
+        string(out, &a.message_type);
+        raw(out, ",\"parts\":[");
+        out.extend_from_slice(&parts.buf);
+        raw(out, "],\"metadata\":{\"message_type\":");
+        string(out, &a.message_type);
+        raw(out, ",\"role\":");
+        string(out, &a.role);
+        raw(out, "}},\"append\":");
+        bool(out, append);
+        raw(out, ",\"lastChunk\":");
+        bool(out, last);
+        self.end(out);
     }
 
     fn on_content(
@@ -330,24 +353,17 @@ impl A2aEncoder {
         if self.artifact(msg_id).done {
             return Ok(());
         }
-        let mut parts = Vec::new();
+        let mut parts = Parts::default();
         match body {
-            ContentBody::Text { text } if delta => {
+            ContentBody::Text { text: piece } | ContentBody::Refusal { refusal: piece }
+                if delta =>
+            {
                 let sent = self.artifact(msg_id).texts.entry(index).or_default();
-                let piece = text.as_deref().unwrap_or("");
+                let piece = piece.as_deref().unwrap_or("");
                 sent.push_str(piece);
                 if !piece.is_empty() {
-                    parts
-                        .push(json!({"kind": "text", "text": piece, "metadata": {"index": index}}));
-                }
-            }
-            ContentBody::Refusal { refusal } if delta => {
-                let sent = self.artifact(msg_id).texts.entry(index).or_default();
-                let piece = refusal.as_deref().unwrap_or("");
-                sent.push_str(piece);
-                if !piece.is_empty() {
-                    parts.push(json!({"kind": "text", "text": piece,
-                                      "metadata": {"index": index, "type": "refusal"}}));
+                    let refusal = matches!(body, ContentBody::Refusal { .. });
+                    parts.text(piece, index, refusal, false);
                 }
             }
             ContentBody::Data { data: Some(d) } if delta => {
@@ -357,40 +373,98 @@ impl A2aEncoder {
             }
             _ => self.part(msg_id, index, body, completed, &mut parts),
         }
-        self.chunk(msg_id, parts, false, out)
+        self.chunk(msg_id, &parts, false, out);
+        Ok(())
     }
 }
 
-fn file_part(body: &ContentBody, index: i64) -> Option<Value> {
+/// The A2A parts of one chunk, written as they are collected, and their indices.
+#[derive(Default)]
+struct Parts {
+    buf: Vec<u8>,
+    indices: Vec<i64>,
+}
+
+impl Parts {
+    /// Starts a part: `{"kind":"<kind>"`; the caller writes its fields, then [`Parts::close`].
+    fn open(&mut self, kind: &str, index: i64) -> &mut Vec<u8> {
+        if !self.indices.is_empty() {
+            raw(&mut self.buf, ",");
+        }
+        self.indices.push(index);
+        raw(&mut self.buf, "{\"kind\":\"");
+        raw(&mut self.buf, kind);
+        raw(&mut self.buf, "\"");
+        &mut self.buf
+    }
+
+    /// Ends a part with its metadata: `"index"`, `"type"` unless empty, `"replace"` if set.
+    fn close(&mut self, ty: &str, replace: bool) {
+        let index = self.indices.last().copied().unwrap_or(0);
+        let out = &mut self.buf;
+        raw(out, ",\"metadata\":{\"index\":");
+        int(out, index);
+        if !ty.is_empty() {
+            raw(out, ",\"type\":\"");
+            raw(out, ty);
+            raw(out, "\"");
+        }
+        raw(out, if replace { ",\"replace\":true}}" } else { "}}" });
+    }
+
+    fn text(&mut self, text: &str, index: i64, refusal: bool, replace: bool) {
+        let out = self.open("text", index);
+        raw(out, ",\"text\":");
+        string(out, text);
+        self.close(if refusal { "refusal" } else { "" }, replace);
+    }
+}
+
+fn file_part(body: &ContentBody, index: i64, parts: &mut Parts) {
     let (uri, kind, name, mime) = match body {
-        ContentBody::Image { image_url } => (image_url.clone()?, "image", None, None),
-        ContentBody::Video { video_url } => (video_url.clone()?, "video", None, None),
-        ContentBody::Audio { data, format } => (
-            data.clone()?,
-            "audio",
-            None,
-            format.as_ref().map(|f| format!("audio/{f}")),
-        ),
+        ContentBody::Image { image_url: Some(u) } => (u, "image", None, None),
+        ContentBody::Video { video_url: Some(u) } => (u, "video", None, None),
+        ContentBody::Audio {
+            data: Some(d),
+            format,
+        } => (d, "audio", None, format.as_deref()),
         ContentBody::File {
             file_url,
             file_data,
             filename,
             ..
         } => match (file_url, file_data) {
-            (Some(u), _) => (u.clone(), "file", filename.clone(), None),
+            (Some(u), _) => (u, "file", filename.as_deref(), None),
             (None, Some(d)) => {
-                return Some(json!({"kind": "file",
-                    "file": {"bytes": d, "name": filename},
-                    "metadata": {"index": index, "type": "file"}}))
+                let out = parts.open("file", index);
+                raw(out, ",\"file\":{\"bytes\":");
+                string(out, d);
+                raw(out, ",\"name\":");
+                opt_string(out, filename.as_deref());
+                raw(out, "}");
+                parts.close("file", false);
+                return;
             }
-            (None, None) => return None,
+            (None, None) => return,
         },
-        _ => return None,
+        _ => return,
     };
-    Some(
-        json!({"kind": "file", "file": {"uri": uri, "name": name, "mimeType": mime},
-                "metadata": {"index": index, "type": kind}}),
-    )
+    let out = parts.open("file", index);
+    raw(out, ",\"file\":{\"uri\":");
+    string(out, uri);
+    raw(out, ",\"name\":");
+    opt_string(out, name);
+    raw(out, ",\"mimeType\":");
+    match mime {
+        Some(f) => {
+            let mut m = String::from("audio/");
+            m.push_str(f);
+            string(out, &m);
+        }
+        None => raw(out, "null"),
+    }
+    raw(out, "}");
+    parts.close(kind, false);
 }
 
 impl Encoder for A2aEncoder {
@@ -923,7 +997,18 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
             .with_field("params.message")
         })?;
     let empty = JsonMap::new();
-    let mut content = Vec::new();
+    let mut out = Vec::new();
+    raw(&mut out, "{\"input\":[{\"type\":\"message\",\"role\":");
+    raw(
+        &mut out,
+        if st(msg, "role") == "agent" {
+            "\"assistant\""
+        } else {
+            "\"user\""
+        },
+    );
+    raw(&mut out, ",\"content\":[");
+    let mut first = true;
     for p in msg
         .get("parts")
         .and_then(Value::as_array)
@@ -931,50 +1016,73 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
         .flatten()
         .filter_map(Value::as_object)
     {
-        let c = match st(p, "kind") {
-            "text" => json!({"type": "text", "text": st(p, "text")}),
-            "data" => json!({"type": "data", "data": p.get("data").cloned().unwrap_or(json!({}))}),
-            "file" => {
+        let kind = st(p, "kind");
+        if !matches!(kind, "text" | "data" | "file") {
+            continue;
+        }
+        raw(&mut out, if first { "{" } else { ",{" });
+        first = false;
+        match kind {
+            "text" => {
+                raw(&mut out, "\"type\":\"text\",\"text\":");
+                string(&mut out, st(p, "text"));
+            }
+            "data" => {
+                raw(&mut out, "\"type\":\"data\",\"data\":");
+                match p.get("data") {
+                    Some(d) => value(&mut out, d),
+                    None => raw(&mut out, "{}"),
+                }
+            }
+            _ => {
+                // As the Agent API content serialises, without nulls and stream fields.
                 let f = p.get("file").and_then(Value::as_object).unwrap_or(&empty);
-                let body = file_body(f, "");
-                Value::Object(
-                    match serde_json::to_value(Content::new(body).with_index(0)) {
-                        Ok(Value::Object(m)) => m
-                            .into_iter()
-                            .filter(|(k, v)| {
-                                !v.is_null()
-                                    && !matches!(
-                                        k.as_str(),
-                                        "object" | "index" | "delta" | "sequence_number" | "status"
-                                    )
-                            })
-                            .collect(),
-                        _ => Map::new(),
-                    },
-                )
-            }
-            _ => continue,
-        };
-        content.push(c);
-    }
-    let role = if st(msg, "role") == "agent" {
-        "assistant"
-    } else {
-        "user"
-    };
-    let mut message = json!({"type": "message", "role": role, "content": content});
-    if let (Value::Object(m), id) = (&mut message, st(msg, "messageId")) {
-        if !id.is_empty() {
-            m.insert("id".into(), Value::String(id.to_owned()));
-        }
-    }
-    let mut request = json!({"input": [message], "stream": true});
-    if let Value::Object(r) = &mut request {
-        for (from, to) in [("contextId", "session_id"), ("taskId", "id")] {
-            if let Some(s) = msg.get(from).and_then(Value::as_str) {
-                r.insert(to.into(), Value::String(s.to_owned()));
+                match file_body(f, "") {
+                    ContentBody::Image { image_url } => {
+                        raw(&mut out, "\"type\":\"image\"");
+                        opt_field(&mut out, "image_url", image_url.as_deref());
+                    }
+                    ContentBody::File {
+                        file_url,
+                        filename,
+                        file_data,
+                        ..
+                    } => {
+                        raw(&mut out, "\"type\":\"file\"");
+                        opt_field(&mut out, "file_url", file_url.as_deref());
+                        opt_field(&mut out, "filename", filename.as_deref());
+                        opt_field(&mut out, "file_data", file_data.as_deref());
+                    }
+                    // `file_body` without a type hint gives an image or a file.
+                    _ => {}
+                }
             }
         }
+        raw(&mut out, "}");
     }
-    parse_request(&request.to_string())
+    raw(&mut out, "]");
+    let id = st(msg, "messageId");
+    if !id.is_empty() {
+        raw(&mut out, ",\"id\":");
+        string(&mut out, id);
+    }
+    raw(&mut out, "}],\"stream\":true");
+    for (from, to) in [("contextId", ",\"session_id\":"), ("taskId", ",\"id\":")] {
+        if let Some(s) = msg.get(from).and_then(Value::as_str) {
+            raw(&mut out, to);
+            string(&mut out, s);
+        }
+    }
+    raw(&mut out, "}");
+    parse_request(std::str::from_utf8(&out).unwrap_or_default())
+}
+
+/// `,"key":"value"` when there is a value.
+fn opt_field(out: &mut Vec<u8>, key: &str, v: Option<&str>) {
+    if let Some(v) = v {
+        raw(out, ",\"");
+        raw(out, key);
+        raw(out, "\":");
+        string(out, v);
+    }
 }

@@ -275,18 +275,16 @@ impl ResponsesDecoder {
                 let Some(item) = self.items.get(i) else {
                     return Ok(());
                 };
-                let mut data = JsonMap::new();
                 let delta = ty.ends_with("delta");
-                if delta {
-                    data.insert("arguments".into(), Value::String(s(ev, "delta").to_owned()));
+                let data = if delta {
+                    str_map(&[("arguments", s(ev, "delta"))])
                 } else {
-                    data.insert("call_id".into(), Value::String(item.call_id.clone()));
-                    data.insert("name".into(), Value::String(item.name.clone()));
-                    data.insert(
-                        "arguments".into(),
-                        Value::String(s(ev, "arguments").to_owned()),
-                    );
-                }
+                    str_map(&[
+                        ("call_id", &item.call_id),
+                        ("name", &item.name),
+                        ("arguments", s(ev, "arguments")),
+                    ])
+                };
                 let body = ContentBody::Data { data: Some(data) };
                 out.push(Event::Content(part_event(&item.id, 0, body, delta)));
             }
@@ -474,10 +472,11 @@ impl ResponsesDecoder {
                             },
                         };
                         let index = self.part(i, *kind, i64::try_from(n).unwrap_or(i64::MAX));
-                        parts.push(part_event(&id, index, body, false));
+                        // In index order (indices are unique): no sort to instantiate.
+                        let at = parts.partition_point(|c| c.index < Some(index));
+                        parts.insert(at, part_event(&id, index, body, false));
                     }
                 }
-                parts.sort_by_key(|c| c.index);
             }
             MessageType::FunctionCall | MessageType::McpToolCall => {
                 let data = call_data(item, &call_id);
@@ -489,14 +488,12 @@ impl ResponsesDecoder {
                 ));
             }
             MessageType::FunctionCallOutput => {
-                let mut data = JsonMap::new();
-                data.insert("call_id".into(), Value::String(call_id));
                 let output = match item.get("output") {
                     Some(Value::String(o)) => o.clone(),
                     Some(other) => other.to_string(),
                     None => String::new(),
                 };
-                data.insert("output".into(), Value::String(output));
+                let data = str_map(&[("call_id", &call_id), ("output", &output)]);
                 parts.push(part_event(
                     &id,
                     0,
@@ -552,9 +549,7 @@ impl ResponsesDecoder {
             WarningCode::UnannouncedMessage,
             format!("A {ty} event names item {item_id:?}, which was never added; it was created."),
         );
-        let mut item = JsonMap::new();
-        item.insert("id".into(), Value::String(item_id.to_owned()));
-        item.insert("type".into(), Value::String(item_type.to_owned()));
+        let item = str_map(&[("id", item_id), ("type", item_type)]);
         let oi = oi.unwrap_or(self.items.len() as i64);
         self.item_added(oi, &item, out);
         self.items.len() - 1
@@ -589,17 +584,23 @@ fn role_of(item: &JsonMap, t: &MessageType) -> Option<Role> {
 }
 
 fn call_data(item: &JsonMap, call_id: &str) -> JsonMap {
-    let mut data = JsonMap::new();
-    data.insert("call_id".into(), Value::String(call_id.to_owned()));
-    data.insert("name".into(), Value::String(s(item, "name").to_owned()));
-    data.insert(
-        "arguments".into(),
-        Value::String(s(item, "arguments").to_owned()),
-    );
+    let mut data = str_map(&[
+        ("call_id", call_id),
+        ("name", s(item, "name")),
+        ("arguments", s(item, "arguments")),
+    ]);
     if let Some(label) = item.get("server_label") {
         data.insert("server_label".into(), label.clone());
     }
     data
+}
+
+/// An object of string values, in the given order.
+fn str_map(pairs: &[(&str, &str)]) -> JsonMap {
+    pairs
+        .iter()
+        .map(|&(k, v)| (k.to_owned(), Value::String(v.to_owned())))
+        .collect()
 }
 
 fn part_event(msg_id: &str, index: i64, body: ContentBody, delta: bool) -> Content {

@@ -19,10 +19,12 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+
+use super::write::{int, opt_int, raw, string, value};
 
 use crate::builder::{BuilderEvent, Encoder};
-use crate::codec::{encode_ndjson, encode_sse_event, Format, SSE_CONTENT_TYPE};
+use crate::codec::{Format, SSE_CONTENT_TYPE};
 use crate::protocol::{
     merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
     RunStatus,
@@ -219,56 +221,123 @@ impl ResponsesEncoder {
 
     // ----- framing ---------------------------------------------------------------------------
 
-    fn emit(&mut self, out: &mut Vec<u8>, ty: &str, fields: Value) -> Result<()> {
-        let mut map = Map::new();
-        map.insert("type".into(), Value::String(ty.to_owned()));
-        map.insert("sequence_number".into(), Value::from(self.seq));
-        if let Value::Object(fields) = fields {
-            map.extend(fields);
+    /// Starts an event: the framing, `{"type":…,"sequence_number":…`. The caller writes the
+    /// other fields (each with its leading comma) and calls [`ResponsesEncoder::end`].
+    fn begin(&mut self, out: &mut Vec<u8>, ty: &str) {
+        if self.format != Format::Ndjson {
+            raw(out, "event: ");
+            raw(out, ty);
+            raw(out, "\ndata: ");
         }
+        raw(out, "{\"type\":\"");
+        raw(out, ty);
+        raw(out, "\",\"sequence_number\":");
+        int(out, i64::try_from(self.seq).unwrap_or(i64::MAX));
         self.seq += 1;
-        let json = Value::Object(map).to_string();
-        match self.format {
-            Format::Ndjson => encode_ndjson(out, &json),
-            Format::Sse | Format::Auto => encode_sse_event(out, Some(ty), None, &json),
-        }
     }
 
-    fn response_json(&self, status: &str, error: Option<&ErrorInfo>, output: bool) -> Value {
-        let output: Vec<Value> = if output {
-            let mut items: Vec<&Item> = self.items.iter().filter(|i| i.index.is_some()).collect();
-            items.sort_by_key(|i| i.index);
-            items.into_iter().map(|i| item_json(i, true)).collect()
-        } else {
-            Vec::new()
-        };
-        let error = error.map(|e| {
-            let code = if OPENAI_ERROR_CODES.contains(&e.code.as_str()) {
-                e.code.as_str()
+    fn end(&self, out: &mut Vec<u8>) {
+        raw(
+            out,
+            if self.format == Format::Ndjson {
+                "}\n"
             } else {
-                "server_error"
-            };
-            json!({"code": code, "message": e.message})
-        });
-        let incomplete = (status == "incomplete").then(|| json!({"reason": null}));
-        json!({
-            "id": self.id.as_deref().unwrap_or(""),
-            "object": "response",
-            "created_at": self.created_at,
-            "status": status,
-            "completed_at": self.completed_at,
-            "error": error,
-            "incomplete_details": incomplete,
-            "instructions": null,
-            "model": self.model,
-            "output": output,
-            "parallel_tool_calls": true,
-            "tool_choice": "auto",
-            "tools": [],
-            "usage": self.usage.as_ref().map(usage_json),
-            "metadata": {},
-            "conversation": self.session_id.as_ref().map(|id| json!({"id": id})),
-        })
+                "}\n\n"
+            },
+        );
+    }
+
+    /// Starts an event about item `i`'s text: `,"item_id":…,"output_index":…` follow the head.
+    fn begin_item(&mut self, out: &mut Vec<u8>, ty: &str, i: usize) {
+        self.begin(out, ty);
+        let Some(item) = self.items.get(i) else {
+            return;
+        };
+        raw(out, ",\"item_id\":");
+        string(out, &item.msg_id);
+        raw(out, ",\"output_index\":");
+        opt_int(out, item.index.map(usize_i64));
+    }
+
+    /// A whole `response.*` lifecycle event.
+    fn emit_response(
+        &mut self,
+        out: &mut Vec<u8>,
+        ty: &str,
+        status: &str,
+        error: Option<&ErrorInfo>,
+        output: bool,
+    ) {
+        self.begin(out, ty);
+        raw(out, ",\"response\":{\"id\":");
+        string(out, self.id.as_deref().unwrap_or(""));
+        raw(out, ",\"object\":\"response\",\"created_at\":");
+        int(out, self.created_at);
+        raw(out, ",\"status\":\"");
+        raw(out, status);
+        raw(out, "\",\"completed_at\":");
+        opt_int(out, self.completed_at);
+        raw(out, ",\"error\":");
+        match error {
+            Some(e) => {
+                let code = if OPENAI_ERROR_CODES.contains(&e.code.as_str()) {
+                    e.code.as_str()
+                } else {
+                    "server_error"
+                };
+                raw(out, "{\"code\":");
+                string(out, code);
+                raw(out, ",\"message\":");
+                string(out, &e.message);
+                raw(out, "}");
+            }
+            None => raw(out, "null"),
+        }
+        raw(
+            out,
+            if status == "incomplete" {
+                ",\"incomplete_details\":{\"reason\":null}"
+            } else {
+                ",\"incomplete_details\":null"
+            },
+        );
+        raw(out, ",\"instructions\":null,\"model\":");
+        string(out, &self.model);
+        raw(out, ",\"output\":[");
+        if output {
+            // Output indices are 0, 1, 2, … in the order items were added.
+            let mut slots: Vec<Option<&Item>> = vec![None; self.added];
+            for item in &self.items {
+                if let Some(slot) = item.index.and_then(|ix| slots.get_mut(ix)) {
+                    *slot = Some(item);
+                }
+            }
+            for (n, item) in slots.into_iter().flatten().enumerate() {
+                if n > 0 {
+                    raw(out, ",");
+                }
+                item_json(out, item, true);
+            }
+        }
+        raw(
+            out,
+            "],\"parallel_tool_calls\":true,\"tool_choice\":\"auto\",\"tools\":[],\"usage\":",
+        );
+        match &self.usage {
+            Some(u) => usage_json(out, u),
+            None => raw(out, "null"),
+        }
+        raw(out, ",\"metadata\":{},\"conversation\":");
+        match &self.session_id {
+            Some(id) => {
+                raw(out, "{\"id\":");
+                string(out, id);
+                raw(out, "}");
+            }
+            None => raw(out, "null"),
+        }
+        raw(out, "}");
+        self.end(out);
     }
 
     fn ensure_created(&mut self, out: &mut Vec<u8>) -> Result<()> {
@@ -279,8 +348,8 @@ impl ResponsesEncoder {
             self.id = Some(crate::protocol::new_id("resp_")?);
         }
         self.created = true;
-        let response = self.response_json("in_progress", None, false);
-        self.emit(out, "response.created", json!({ "response": response }))
+        self.emit_response(out, "response.created", "in_progress", None, false);
+        Ok(())
     }
 
     fn take_head(&mut self, r: &AgentResponse) {
@@ -295,7 +364,11 @@ impl ResponsesEncoder {
             self.session_id.clone_from(&r.session_id);
         }
         if r.usage.is_some() {
-            self.usage.clone_from(&r.usage);
+            // Not `clone_from`: that instantiates `IndexMap::clone_from` for this one use.
+            #[allow(clippy::assigning_clones)]
+            {
+                self.usage = r.usage.clone();
+            }
         }
     }
 
@@ -309,8 +382,7 @@ impl ResponsesEncoder {
                 self.ensure_created(out)?;
                 if !self.running {
                     self.running = true;
-                    let response = self.response_json("in_progress", None, false);
-                    self.emit(out, "response.in_progress", json!({ "response": response }))?;
+                    self.emit_response(out, "response.in_progress", "in_progress", None, false);
                 }
                 Ok(())
             }
@@ -348,8 +420,7 @@ impl ResponsesEncoder {
                     ("failed", None) => Some(ErrorInfo::new("server_error", "The run failed.")),
                     (_, e) => e,
                 };
-                let response = self.response_json(status, error.as_ref(), true);
-                self.emit(out, ty, json!({ "response": response }))?;
+                self.emit_response(out, ty, status, error.as_ref(), true);
                 self.ended = true;
                 Ok(())
             }
@@ -402,12 +473,20 @@ impl ResponsesEncoder {
         };
         item.index = Some(index);
         item.sent = data_str(&item.data, "arguments").to_owned();
-        let json = item_json(item, false);
-        self.emit(
-            out,
-            "response.output_item.added",
-            json!({"output_index": index, "item": json}),
-        )
+        self.item_event(out, "response.output_item.added", i, false);
+        Ok(())
+    }
+
+    /// `response.output_item.added` / `.done`: the item as it is now.
+    fn item_event(&mut self, out: &mut Vec<u8>, ty: &str, i: usize, full: bool) {
+        self.begin(out, ty);
+        if let Some(item) = self.items.get(i) {
+            raw(out, ",\"output_index\":");
+            opt_int(out, item.index.map(usize_i64));
+            raw(out, ",\"item\":");
+            item_json(out, item, full);
+        }
+        self.end(out);
     }
 
     fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
@@ -443,23 +522,18 @@ impl ResponsesEncoder {
         }
         self.ensure_added(i, true, out)?;
         if self.items.get(i).is_some_and(|it| it.kind == Kind::Call) {
-            self.arguments_done(i, out)?;
+            self.arguments_done(i, out);
         }
         let parts = self.items.get(i).map_or(0, |it| it.parts.len());
         for p in 0..parts {
-            self.part_done(i, p, out)?;
+            self.part_done(i, p, out);
         }
         let Some(item) = self.items.get_mut(i) else {
             return Ok(());
         };
         item.done = true;
-        let index = item.index;
-        let json = item_json(item, true);
-        self.emit(
-            out,
-            "response.output_item.done",
-            json!({"output_index": index, "item": json}),
-        )
+        self.item_event(out, "response.output_item.done", i, true);
+        Ok(())
     }
 
     fn on_content(
@@ -522,14 +596,8 @@ impl ResponsesEncoder {
                     done: false,
                 });
                 let p = item.parts.len() - 1;
-                let (item_id, index) = (item.msg_id.clone(), item.index);
-                let part = part_json(item.kind, refusal, "");
-                self.emit(
-                    out,
-                    "response.content_part.added",
-                    json!({"item_id": item_id, "output_index": index, "content_index": p,
-                           "part": part}),
-                )?;
+                let kind = item.kind;
+                self.part_event(out, "response.content_part.added", i, p, kind, refusal, "");
                 p
             }
         };
@@ -537,90 +605,111 @@ impl ResponsesEncoder {
             return Ok(());
         };
         let kind = item.kind;
-        let (item_id, index) = (item.msg_id.clone(), item.index);
         let Some(part) = item.parts.get_mut(p) else {
             return Ok(());
         };
         if part.done {
             return Ok(());
         }
-        let piece = match mode {
-            Mode::Delta => {
-                part.text.push_str(text);
-                text.to_owned()
-            }
+        let mut start = part.text.len();
+        match mode {
+            Mode::Delta => part.text.push_str(text),
             Mode::Snapshot | Mode::Completed => match text.strip_prefix(part.text.as_str()) {
-                Some(rest) => {
-                    let rest = rest.to_owned();
-                    part.text.push_str(&rest);
-                    rest
-                }
+                Some(rest) => part.text.push_str(rest),
                 // A replaced value cannot be retracted: the done event carries the truth.
                 None => {
                     text.clone_into(&mut part.text);
-                    String::new()
+                    start = part.text.len();
                 }
             },
-        };
+        }
         let refusal = part.refusal;
-        if !piece.is_empty() {
-            let ty = delta_type(kind, refusal);
-            let mut fields = json!({"item_id": item_id, "output_index": index,
-                                    "content_index": p, "delta": piece});
-            if ty == "response.output_text.delta" {
-                if let Value::Object(m) = &mut fields {
-                    m.insert("logprobs".into(), Value::Array(Vec::new()));
-                }
+        if part.text.len() > start {
+            let ty = match (kind, refusal) {
+                (Kind::Message, true) => "response.refusal.delta",
+                (Kind::Message, false) => "response.output_text.delta",
+                _ => "response.reasoning_text.delta",
+            };
+            self.begin_item(out, ty, i);
+            content_index(out, p);
+            raw(out, ",\"delta\":");
+            string(out, self.part_text(i, p).get(start..).unwrap_or(""));
+            if kind == Kind::Message && !refusal {
+                raw(out, ",\"logprobs\":[]");
             }
-            self.emit(out, ty, fields)?;
+            self.end(out);
         }
         if mode == Mode::Completed {
-            self.part_done(i, p, out)?;
+            self.part_done(i, p, out);
         }
         Ok(())
     }
 
-    fn part_done(&mut self, i: usize, p: usize, out: &mut Vec<u8>) -> Result<()> {
+    fn part_text(&self, i: usize, p: usize) -> &str {
+        self.items
+            .get(i)
+            .and_then(|it| it.parts.get(p))
+            .map_or("", |p| p.text.as_str())
+    }
+
+    /// `response.content_part.added` / `.done` for part `p` of item `i`.
+    #[allow(clippy::too_many_arguments)]
+    fn part_event(
+        &mut self,
+        out: &mut Vec<u8>,
+        ty: &str,
+        i: usize,
+        p: usize,
+        kind: Kind,
+        refusal: bool,
+        text: &str,
+    ) {
+        self.begin_item(out, ty, i);
+        content_index(out, p);
+        raw(out, ",\"part\":");
+        part_json(out, kind, refusal, text);
+        self.end(out);
+    }
+
+    fn part_done(&mut self, i: usize, p: usize, out: &mut Vec<u8>) {
         let Some(item) = self.items.get_mut(i) else {
-            return Ok(());
+            return;
         };
-        let (kind, item_id, index) = (item.kind, item.msg_id.clone(), item.index);
+        let kind = item.kind;
         let Some(part) = item.parts.get_mut(p) else {
-            return Ok(());
+            return;
         };
         if part.done {
-            return Ok(());
+            return;
         }
         part.done = true;
-        let (refusal, text) = (part.refusal, part.text.clone());
-        let mut fields = json!({"item_id": item_id, "output_index": index, "content_index": p});
-        if let Value::Object(m) = &mut fields {
-            match (kind, refusal) {
-                (Kind::Message, true) => {
-                    m.insert("refusal".into(), Value::String(text.clone()));
-                }
-                (Kind::Message, false) => {
-                    m.insert("text".into(), Value::String(text.clone()));
-                    m.insert("logprobs".into(), Value::Array(Vec::new()));
-                }
-                _ => {
-                    m.insert("text".into(), Value::String(text.clone()));
-                }
-            }
-        }
-        let ty = match (kind, refusal) {
-            (Kind::Message, true) => "response.refusal.done",
-            (Kind::Message, false) => "response.output_text.done",
-            _ => "response.reasoning_text.done",
+        let refusal = part.refusal;
+        let text = std::mem::take(&mut part.text);
+        let (ty, field) = match (kind, refusal) {
+            (Kind::Message, true) => ("response.refusal.done", ",\"refusal\":"),
+            (Kind::Message, false) => ("response.output_text.done", ",\"text\":"),
+            _ => ("response.reasoning_text.done", ",\"text\":"),
         };
-        self.emit(out, ty, fields)?;
-        let part = part_json(kind, refusal, &text);
-        self.emit(
+        self.begin_item(out, ty, i);
+        content_index(out, p);
+        raw(out, field);
+        string(out, &text);
+        if kind == Kind::Message && !refusal {
+            raw(out, ",\"logprobs\":[]");
+        }
+        self.end(out);
+        self.part_event(
             out,
             "response.content_part.done",
-            json!({"item_id": item_id, "output_index": index, "content_index": p,
-                   "part": part}),
-        )
+            i,
+            p,
+            kind,
+            refusal,
+            &text,
+        );
+        if let Some(part) = self.items.get_mut(i).and_then(|it| it.parts.get_mut(p)) {
+            part.text = text;
+        }
     }
 
     fn on_data(&mut self, i: usize, data: JsonMap, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
@@ -644,40 +733,39 @@ impl ResponsesEncoder {
         if item.index.is_none() {
             return Ok(());
         }
-        let args = data_str(&item.data, "arguments");
-        if let Some(rest) = args.strip_prefix(item.sent.as_str()) {
+        let start = item.sent.len();
+        if let Some(rest) = data_str(&item.data, "arguments").strip_prefix(item.sent.as_str()) {
             if !rest.is_empty() {
-                let rest = rest.to_owned();
-                item.sent.push_str(&rest);
-                let (item_id, index) = (item.msg_id.clone(), item.index);
-                self.emit(
-                    out,
-                    "response.function_call_arguments.delta",
-                    json!({"item_id": item_id, "output_index": index, "delta": rest}),
-                )?;
+                item.sent.push_str(rest);
+                self.begin_item(out, "response.function_call_arguments.delta", i);
+                raw(out, ",\"delta\":");
+                let sent = self.items.get(i).map_or("", |it| it.sent.as_str());
+                string(out, sent.get(start..).unwrap_or(""));
+                self.end(out);
             }
         }
         if mode == Mode::Completed {
-            self.arguments_done(i, out)?;
+            self.arguments_done(i, out);
         }
         Ok(())
     }
 
-    fn arguments_done(&mut self, i: usize, out: &mut Vec<u8>) -> Result<()> {
+    fn arguments_done(&mut self, i: usize, out: &mut Vec<u8>) {
         let Some(item) = self.items.get_mut(i) else {
-            return Ok(());
+            return;
         };
         if item.args_done || item.index.is_none() {
-            return Ok(());
+            return;
         }
         item.args_done = true;
-        let args = data_str(&item.data, "arguments").to_owned();
-        let (item_id, index) = (item.msg_id.clone(), item.index);
-        self.emit(
-            out,
-            "response.function_call_arguments.done",
-            json!({"item_id": item_id, "output_index": index, "arguments": args}),
-        )
+        self.begin_item(out, "response.function_call_arguments.done", i);
+        raw(out, ",\"arguments\":");
+        let args = self
+            .items
+            .get(i)
+            .map_or("", |it| data_str(&it.data, "arguments"));
+        string(out, args);
+        self.end(out);
     }
 
     /// The item for a content event's message, created when the message was never announced
@@ -759,90 +847,145 @@ fn data_str<'a>(data: &'a JsonMap, key: &str) -> &'a str {
     data.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-fn delta_type(kind: Kind, refusal: bool) -> &'static str {
-    match (kind, refusal) {
-        (Kind::Message, true) => "response.refusal.delta",
-        (Kind::Message, false) => "response.output_text.delta",
-        _ => "response.reasoning_text.delta",
-    }
+fn usize_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-fn part_json(kind: Kind, refusal: bool, text: &str) -> Value {
-    match (kind, refusal) {
-        (Kind::Message, true) => json!({"type": "refusal", "refusal": text}),
-        (Kind::Message, false) => {
-            json!({"type": "output_text", "annotations": [], "logprobs": [], "text": text})
-        }
-        _ => json!({"type": "reasoning_text", "text": text}),
-    }
+fn content_index(out: &mut Vec<u8>, p: usize) {
+    raw(out, ",\"content_index\":");
+    int(out, usize_i64(p));
+}
+
+fn part_json(out: &mut Vec<u8>, kind: Kind, refusal: bool, text: &str) {
+    raw(
+        out,
+        match (kind, refusal) {
+            (Kind::Message, true) => "{\"type\":\"refusal\",\"refusal\":",
+            (Kind::Message, false) => {
+                "{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":"
+            }
+            _ => "{\"type\":\"reasoning_text\",\"text\":",
+        },
+    );
+    string(out, text);
+    raw(out, "}");
 }
 
 /// An item as `output_item.added` (`full: false`: no parts yet, status `in_progress`) or
 /// `output_item.done` / the final `output` (`full: true`) shows it.
-fn item_json(item: &Item, full: bool) -> Value {
+fn item_json(out: &mut Vec<u8>, item: &Item, full: bool) {
     let status = if item.done {
-        "completed"
+        "\"completed\""
     } else if full {
-        "incomplete"
+        "\"incomplete\""
     } else {
-        "in_progress"
+        "\"in_progress\""
     };
-    let parts: Vec<Value> = if full {
-        item.parts
-            .iter()
-            .map(|p| part_json(item.kind, p.refusal, &p.text))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let status = if full && !item.done {
-        "incomplete"
-    } else {
-        status
-    };
-    match item.kind {
-        Kind::Reasoning => json!({"id": item.msg_id, "type": "reasoning", "summary": [],
-                                  "content": parts, "status": status}),
-        Kind::Call => json!({
-            "id": item.msg_id, "type": "function_call", "status": status,
-            "arguments": if full { data_str(&item.data, "arguments") } else { item.sent.as_str() },
-            "call_id": data_str(&item.data, "call_id"),
-            "name": data_str(&item.data, "name"),
-        }),
-        Kind::Output => {
-            let output = match item.data.get("output") {
-                Some(Value::String(s)) => Value::String(s.clone()),
-                Some(Value::Null) | None => Value::String(String::new()),
-                Some(other) => Value::String(other.to_string()),
-            };
-            json!({"id": item.msg_id, "type": "function_call_output",
-                   "call_id": data_str(&item.data, "call_id"), "output": output, "status": status})
+    let parts = |out: &mut Vec<u8>| {
+        raw(out, "[");
+        if full {
+            for (n, p) in item.parts.iter().enumerate() {
+                if n > 0 {
+                    raw(out, ",");
+                }
+                part_json(out, item.kind, p.refusal, &p.text);
+            }
         }
-        Kind::Message | Kind::Skip => json!({"id": item.msg_id, "type": "message",
-                                             "status": status, "content": parts,
-                                             "role": item.role}),
+        raw(out, "]");
+    };
+    raw(out, "{\"id\":");
+    string(out, &item.msg_id);
+    match item.kind {
+        Kind::Reasoning => {
+            raw(out, ",\"type\":\"reasoning\",\"summary\":[],\"content\":");
+            parts(out);
+            raw(out, ",\"status\":");
+            raw(out, status);
+        }
+        Kind::Call => {
+            raw(out, ",\"type\":\"function_call\",\"status\":");
+            raw(out, status);
+            raw(out, ",\"arguments\":");
+            string(
+                out,
+                if full {
+                    data_str(&item.data, "arguments")
+                } else {
+                    item.sent.as_str()
+                },
+            );
+            raw(out, ",\"call_id\":");
+            string(out, data_str(&item.data, "call_id"));
+            raw(out, ",\"name\":");
+            string(out, data_str(&item.data, "name"));
+        }
+        Kind::Output => {
+            raw(out, ",\"type\":\"function_call_output\",\"call_id\":");
+            string(out, data_str(&item.data, "call_id"));
+            raw(out, ",\"output\":");
+            match item.data.get("output") {
+                Some(Value::String(s)) => string(out, s),
+                Some(Value::Null) | None => raw(out, "\"\""),
+                Some(other) => string(out, &other.to_string()),
+            }
+            raw(out, ",\"status\":");
+            raw(out, status);
+        }
+        Kind::Message | Kind::Skip => {
+            raw(out, ",\"type\":\"message\",\"status\":");
+            raw(out, status);
+            raw(out, ",\"content\":");
+            parts(out);
+            raw(out, ",\"role\":");
+            string(out, &item.role);
+        }
     }
+    raw(out, "}");
 }
 
 /// Agent API usage → the Responses `usage` object: `input_tokens`/`output_tokens` (or the chat
 /// names `prompt_tokens`/`completion_tokens`), `total_tokens` (their sum when absent), and the
-/// two details objects, zero-filled; other keys are kept.
-fn usage_json(usage: &JsonMap) -> Value {
-    let int = |k: &str| usage.get(k).and_then(Value::as_i64);
-    let input = int("input_tokens")
-        .or_else(|| int("prompt_tokens"))
+/// two details objects, zero-filled; other keys are kept, in their order (the three counts
+/// replace their values in place; missing keys follow).
+fn usage_json(out: &mut Vec<u8>, usage: &JsonMap) {
+    let get = |k: &str| usage.get(k).and_then(Value::as_i64);
+    let input = get("input_tokens")
+        .or_else(|| get("prompt_tokens"))
         .unwrap_or(0);
-    let output = int("output_tokens")
-        .or_else(|| int("completion_tokens"))
+    let output = get("output_tokens")
+        .or_else(|| get("completion_tokens"))
         .unwrap_or(0);
-    let mut map = usage.clone();
-    map.insert("input_tokens".into(), Value::from(input));
-    map.entry("input_tokens_details")
-        .or_insert_with(|| json!({"cached_tokens": 0}));
-    map.insert("output_tokens".into(), Value::from(output));
-    map.entry("output_tokens_details")
-        .or_insert_with(|| json!({"reasoning_tokens": 0}));
-    let total = int("total_tokens").unwrap_or(input.saturating_add(output));
-    map.insert("total_tokens".into(), Value::from(total));
-    Value::Object(map)
+    let total = get("total_tokens").unwrap_or(input.saturating_add(output));
+    let counts = [
+        ("input_tokens", Some(input), "{\"cached_tokens\":0}"),
+        ("input_tokens_details", None, "{\"cached_tokens\":0}"),
+        ("output_tokens", Some(output), ""),
+        ("output_tokens_details", None, "{\"reasoning_tokens\":0}"),
+        ("total_tokens", Some(total), ""),
+    ];
+    raw(out, "{");
+    let mut first = true;
+    let mut field = |out: &mut Vec<u8>, k: &str| {
+        raw(out, if first { "" } else { "," });
+        first = false;
+        string(out, k);
+        raw(out, ":");
+    };
+    for (k, v) in usage {
+        field(out, k);
+        match counts.iter().find(|c| c.0 == k).and_then(|c| c.1) {
+            Some(n) => int(out, n),
+            None => value(out, v),
+        }
+    }
+    for (k, n, default) in counts {
+        if !usage.contains_key(k) {
+            field(out, k);
+            match n {
+                Some(n) => int(out, n),
+                None => raw(out, default),
+            }
+        }
+    }
+    raw(out, "}");
 }

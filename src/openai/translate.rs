@@ -243,7 +243,7 @@ fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()
         r.failed(ErrorInfo::new("SERVER_ERROR", e.error));
         event = Event::Response(r);
     }
-    match sink {
+    let (enc, seq): (&mut dyn Encoder, u64) = match sink {
         Sink::AgentApi(enc, seq) => {
             let n = i64::try_from(*seq).unwrap_or(i64::MAX);
             match &mut event {
@@ -253,18 +253,20 @@ fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()
                 _ => return Ok(()),
             }
             *seq += 1;
-            with_builder_event(&event, *seq - 1, |b| enc.encode(b, out))
+            (enc, *seq - 1)
         }
-        Sink::Responses(enc) => with_builder_event(&event, 0, |b| enc.encode(b, out)),
-        Sink::A2a(enc) => with_builder_event(&event, 0, |b| enc.encode(b, out)),
-    }
+        Sink::Responses(enc) => (enc, 0),
+        Sink::A2a(enc) => (enc, 0),
+    };
+    with_builder_event(&event, seq, |b| enc.encode(b, out))
 }
 
 /// Views an Agent API event as the builder event it is (deltas as light views).
-fn with_builder_event<F>(event: &Event, seq: u64, f: F) -> Result<()>
-where
-    F: FnOnce(&BuilderEvent<'_>) -> Result<()>,
-{
+fn with_builder_event(
+    event: &Event,
+    seq: u64,
+    f: impl FnOnce(&BuilderEvent<'_>) -> Result<()>,
+) -> Result<()> {
     match event {
         Event::Response(r) => f(&BuilderEvent::Response(r)),
         Event::Message(m) if m.status == RunStatus::Completed => {
