@@ -1,7 +1,7 @@
 import type { AgentResponse, JsonObject, JsonValue, Message, RunStatus } from "./agentwire.js";
 
 /** A wire protocol agentwire speaks. */
-export type Protocol = "agent-api" | "ag-ui" | "openai-responses";
+export type Protocol = "agent-api" | "ag-ui" | "openai-responses" | "a2a";
 
 /** How a stream ended: `pending` until a terminal event or the end of input. */
 export type Outcome =

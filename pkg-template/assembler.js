@@ -119,7 +119,7 @@ export class StreamAssembler {
 
 // The chunks of a Response, a ReadableStream or an async iterable. Leaving the loop early
 // (break, an exception, or a consumer that stops iterating) cancels the underlying body.
-async function* chunks(body) {
+export async function* chunks(body) {
   if (body !== null && typeof body === "object" && "body" in body && typeof body.arrayBuffer === "function") {
     if (body.body === null) return;
     body = body.body;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node deno workerd browser.
+# Suites, in the default order: rust wasm reference build node deno workerd browser handlers.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node deno workerd browser)
+ALL=(rust wasm reference build node deno workerd browser handlers)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -20,7 +20,8 @@ cleanup() { [ -n "$PROJECT" ] && rm -rf "$PROJECT"; }
 trap cleanup EXIT
 
 # Builds pkg/ (if needed), packs it, and installs the tarball into a fresh temp project together
-# with tests/js/ and the shared fixtures. Done once per run, shared by the JS suites.
+# with tests/js/, the shared fixtures and the JS examples. Done once per run, shared by the JS
+# suites.
 project() {
   [ -n "$PROJECT" ] && return 0
   bash scripts/build.sh >/dev/null || return 1
@@ -31,8 +32,12 @@ project() {
   cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
+  mkdir -p "$PROJECT/examples"
+  cp -r examples/shared examples/node examples/deno examples/worker "$PROJECT/examples/"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
+  # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
+  ln -s "$ROOT/node_modules/openai" "$PROJECT/node_modules/openai"
   echo "[test] installed $tarball into $PROJECT"
 }
 
@@ -52,7 +57,9 @@ suite_wasm() {
 suite_reference() {
   if [ -f scripts/reference/check.sh ]; then
     run bash scripts/reference/check.sh &&
-    run bash scripts/reference/check_builder.sh
+    run bash scripts/reference/check_builder.sh &&
+    run bash scripts/reference/check_adapters.sh &&
+    run bash scripts/reference/check_builder_js.sh
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped
@@ -86,6 +93,13 @@ suite_workerd() {
 suite_browser() {
   project || return 1
   (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT")
+}
+
+suite_handlers() {
+  project || return 1
+  # The example servers (examples/{node,deno,worker}) on 127.0.0.1, checked over HTTP.
+  (cd "$PROJECT" && AGENTWIRE_DENO="$ROOT/node_modules/.bin/deno" DENO_DIR="$ROOT/target/deno-cache" \
+    run timeout 300 node "$ROOT/tests/js/runners/handlers.mjs" "$PROJECT")
 }
 
 START=$(date +%s)

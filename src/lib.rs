@@ -12,6 +12,8 @@
 //!   verification, apply).
 //! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
 //!   event streams (SSE or NDJSON bytes) call by call.
+//! - [`openai`]: OpenAI Responses and A2A streaming adapters (encoders, decoders, and the
+//!   byte-stream [`Translator`](openai::Translator)).
 #![deny(rustdoc::broken_intra_doc_links)]
 #![cfg_attr(
     test,
@@ -28,6 +30,7 @@ pub mod assembler;
 pub mod builder;
 pub mod codec;
 mod error;
+pub mod openai;
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]

@@ -62,3 +62,13 @@ fn wrong_argument_type_is_invalid_option() {
 fn errors_do_not_poison_the_instance() {
     wasm_common::errors_do_not_poison_the_instance();
 }
+
+#[wasm_bindgen_test]
+fn builder_cores_share_one_builder() {
+    wasm_common::builder_cores_share_one_builder();
+}
+
+#[wasm_bindgen_test]
+fn builder_release_finishes_children() {
+    wasm_common::builder_release_finishes_children();
+}

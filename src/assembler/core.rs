@@ -60,6 +60,8 @@ struct Inner {
     protocol: Option<Protocol>,
     agent_api: AgentApiFold,
     ag_ui: AgUiFold,
+    /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
+    adapter: crate::openai::AdapterFold,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
     pending: Vec<Update>,
@@ -80,6 +82,7 @@ impl StreamAssembler {
                 options,
                 agent_api: AgentApiFold::default(),
                 ag_ui: AgUiFold::new(options.events()),
+                adapter: crate::openai::AdapterFold::default(),
                 batch: Batch::default(),
                 pending: Vec::new(),
                 warnings: Vec::new(),
@@ -162,6 +165,9 @@ impl StreamAssembler {
     /// messages it leaves out (never completed) move to `incompleteMessages`. Events with an
     /// unknown `object` are kept in `unknownEvents`.
     ///
+    /// For `openai-responses`: the Responses `response` object as the official client
+    /// accumulates it, plus `outcome` and `warnings`.
+    ///
     /// For AG-UI: `{threadId, runId, messages, state, outcome, error?, warnings}` with
     /// `messages` and `state` as `@ag-ui/client` 1.0 holds them after the same events, plus
     /// `result`, `usage`, `interrupts` and `pendingToolCallIds` when the run reported them.
@@ -180,9 +186,14 @@ impl StreamAssembler {
             );
             return Value::Object(map);
         }
-        let mut map = match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
+        let native = self.inner.protocol == Some(Protocol::OpenAiResponses);
+        let mut map = if native {
+            self.inner.adapter.responses_snapshot()
+        } else {
+            match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
+                Ok(Value::Object(map)) => map,
+                _ => Map::new(),
+            }
         };
         map.insert(
             "outcome".to_owned(),
@@ -193,13 +204,13 @@ impl StreamAssembler {
             serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
         );
         let incomplete = self.inner.agent_api.incomplete_messages();
-        if !incomplete.is_empty() {
+        if !incomplete.is_empty() && !native {
             map.insert(
                 "incompleteMessages".to_owned(),
                 serde_json::to_value(incomplete).unwrap_or(Value::Array(Vec::new())),
             );
         }
-        if !self.inner.agent_api.unknown_events.is_empty() {
+        if !self.inner.agent_api.unknown_events.is_empty() && !native {
             map.insert(
                 "unknownEvents".to_owned(),
                 Value::Array(
@@ -388,13 +399,16 @@ impl Inner {
                         None => e.with_offset(frame.offset()),
                     })
             }
-            Protocol::OpenAiResponses => Err(Error::new(
-                ErrorCode::InvalidOption,
-                format!(
-                    "Assembling {} streams is not available in this version.",
-                    protocol.as_str()
-                ),
-            )),
+            Protocol::OpenAiResponses | Protocol::A2a => {
+                let mut cx = EventCx {
+                    batch: &mut self.batch,
+                    strict: self.options.strict(),
+                    offset: frame.offset(),
+                    sequence_number: None,
+                };
+                self.adapter
+                    .apply(protocol, data, &mut self.agent_api, &mut cx)
+            }
         }
     }
 

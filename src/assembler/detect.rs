@@ -7,7 +7,7 @@ use super::options::Protocol;
 /// Guesses the protocol of an event payload: Agent API events have an `object` key (or are a
 /// bare `{"error": …}`); OpenAI Responses events have a dotted lowercase `type`
 /// (`response.created`) or `type: "error"`; AG-UI events have an upper-case `type`
-/// (`RUN_STARTED`). `None` when the payload says nothing (then the next event decides).
+/// (`RUN_STARTED`); A2A results are JSON-RPC envelopes (`jsonrpc`). `None` when the payload says nothing (then the next event decides).
 pub(crate) fn detect(payload: &str, sse_event: &str) -> Option<Protocol> {
     if sse_event.starts_with("response.") {
         return Some(Protocol::OpenAiResponses);
@@ -17,6 +17,9 @@ pub(crate) fn detect(payload: &str, sse_event: &str) -> Option<Protocol> {
     };
     if map.contains_key("object") {
         return Some(Protocol::AgentApi);
+    }
+    if map.contains_key("jsonrpc") {
+        return Some(Protocol::A2a);
     }
     match map.get("type").and_then(Value::as_str) {
         Some(t) if t.starts_with("response.") || t == "error" => Some(Protocol::OpenAiResponses),

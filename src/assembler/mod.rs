@@ -6,6 +6,10 @@
 
 mod ag_ui;
 mod agent_api;
+/// The Agent API fold, for the protocol adapters that translate into it.
+pub(crate) mod agent_api_fold {
+    pub(crate) use super::agent_api::{AgentApiFold, EventCx};
+}
 mod core;
 mod detect;
 mod lean;

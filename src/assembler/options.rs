@@ -12,15 +12,18 @@ pub enum Protocol {
     AgUi,
     /// The OpenAI Responses API streaming events.
     OpenAiResponses,
+    /// A2A `message/stream` results (JSON-RPC over SSE).
+    A2a,
 }
 
 impl Protocol {
-    /// The name the JS API uses: `"agent-api"`, `"ag-ui"` or `"openai-responses"`.
+    /// The name the JS API uses: `"agent-api"`, `"ag-ui"`, `"openai-responses"` or `"a2a"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Protocol::AgentApi => "agent-api",
             Protocol::AgUi => "ag-ui",
             Protocol::OpenAiResponses => "openai-responses",
+            Protocol::A2a => "a2a",
         }
     }
 
@@ -30,6 +33,7 @@ impl Protocol {
             "agent-api" => Some(Protocol::AgentApi),
             "ag-ui" => Some(Protocol::AgUi),
             "openai-responses" => Some(Protocol::OpenAiResponses),
+            "a2a" => Some(Protocol::A2a),
             _ => None,
         }
     }

@@ -205,8 +205,8 @@ impl PartialJson {
         let mut i = 0;
         while i < bytes.len() && self.state != State::Invalid {
             match self.state {
-                State::InString if self.escape == Escape::None => {
-                    // Fast path: copy the run of plain characters up to the next quote or
+                State::InString | State::InKey if self.escape == Escape::None => {
+                    // Fast path: take the run of plain characters up to the next quote or
                     // backslash in one step. Both are ASCII, so the cut is on a char boundary.
                     let rest = piece.get(i..).unwrap_or("");
                     let run = rest
@@ -215,27 +215,9 @@ impl PartialJson {
                         .unwrap_or(rest.len());
                     if run > 0 {
                         if self.high_surrogate.take().is_some() {
-                            self.append_str("\u{FFFD}");
+                            self.push_char('\u{FFFD}');
                         }
-                        self.append_str(rest.get(..run).unwrap_or(""));
-                        i += run;
-                        continue;
-                    }
-                    let byte = bytes.get(i).copied().unwrap_or(b'"');
-                    i += 1;
-                    self.string_byte(byte);
-                }
-                State::InKey if self.escape == Escape::None => {
-                    let rest = piece.get(i..).unwrap_or("");
-                    let run = rest
-                        .bytes()
-                        .position(|b| b == b'"' || b == b'\\')
-                        .unwrap_or(rest.len());
-                    if run > 0 {
-                        if self.high_surrogate.take().is_some() {
-                            self.token.push('\u{FFFD}');
-                        }
-                        self.token.push_str(rest.get(..run).unwrap_or(""));
+                        self.push_run(rest.get(..run).unwrap_or(""));
                         i += run;
                         continue;
                     }
@@ -493,6 +475,15 @@ impl PartialJson {
                     (None, _) => self.push_char(char::from_u32(code).unwrap_or('\u{FFFD}')),
                 }
             }
+        }
+    }
+
+    /// Appends plain characters to the key or string value being read.
+    fn push_run(&mut self, run: &str) {
+        if self.state == State::InKey {
+            self.token.push_str(run);
+        } else {
+            self.append_str(run);
         }
     }
 

@@ -8,7 +8,7 @@
 //!
 //! | JS (`DESIGN.md`)                          | Rust                                                   |
 //! |-------------------------------------------|--------------------------------------------------------|
-//! | `new ResponseBuilder({sessionId, responseId, format})` | [`ResponseBuilder::new`]`(`[`BuilderOptions`]`)` |
+//! | `new ResponseBuilder({sessionId, responseId, format, omitNulls})` | [`ResponseBuilder::new`]`(`[`BuilderOptions`]`)` |
 //! | `rb.created()` / `rb.inProgress()`        | [`created`](ResponseBuilder::created) / [`in_progress`](ResponseBuilder::in_progress) |
 //! | `rb.completed({usage, closeOpen})`        | [`completed`](ResponseBuilder::completed)`(`[`CompleteOptions`]`)` |
 //! | `rb.failed({code, message})`              | [`failed`](ResponseBuilder::failed)`(ErrorInfo)`        |
@@ -24,8 +24,11 @@
 //! | `ContentBuilder.complete()`               | [`complete_content`](ResponseBuilder::complete_content)`(c)` |
 //! | `ResponseBuilder.fromText(tokens)`        | [`TextStream`] (async sources) / [`ResponseBuilder::from_text`] |
 //! | `ResponseBuilder.contentType(format)`     | [`Format::content_type`](crate::codec::Format::content_type) |
-//! | (planned) `rb.toolCall({...})` → `{start(), arguments(piece), complete()}` | [`tool_call`](ResponseBuilder::tool_call), [`start_tool_call`](ResponseBuilder::start_tool_call), [`tool_arguments`](ResponseBuilder::tool_arguments), [`complete_tool_call`](ResponseBuilder::complete_tool_call) |
-//! | (planned) `rb.toolOutput({...})`          | [`tool_output`](ResponseBuilder::tool_output)           |
+//! | `rb.toolCall({name, callId, type, arguments, serverLabel, id})` → `ToolCallBuilder {id, start(), arguments(piece), complete()}` | [`tool_call`](ResponseBuilder::tool_call), [`start_tool_call`](ResponseBuilder::start_tool_call), [`tool_arguments`](ResponseBuilder::tool_arguments), [`complete_tool_call`](ResponseBuilder::complete_tool_call) |
+//! | `rb.toolOutput({callId, output, name, type, id})` | [`tool_output`](ResponseBuilder::tool_output)           |
+//! | `MessageBuilder.setUsage(usage)`          | [`set_message_usage`](ResponseBuilder::set_message_usage) |
+//! | `rb.id` / `rb.sequenceNumber` / `rb.finished` | `response().id` / [`next_sequence_number`](ResponseBuilder::next_sequence_number) / [`is_finished`](ResponseBuilder::is_finished) |
+//! | `ResponseBuilder.stream(produce)`, `rb.ready()` | JS only (`pkg-template/builder.js`): a pull-based `ReadableStream` around one builder |
 //!
 //! Timestamps come from the [`Clock`](crate::protocol::Clock) in [`BuilderOptions::clock`]
 //! (the wasm face passes one reading `Date.now()`).

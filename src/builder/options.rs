@@ -211,8 +211,8 @@ impl ToolKind {
     }
 }
 
-/// A tool call to stream (JS planned: `rb.toolCall({kind, callId, name, serverLabel?,
-/// arguments?})`).
+/// A tool call to stream (JS: `rb.toolCall({name, callId, type?, arguments?, serverLabel?,
+/// id?})`, `type` being `"function"`, `"plugin"` or `"mcp"`).
 #[derive(Debug, Clone)]
 pub struct ToolCallOptions {
     pub(crate) kind: ToolKind,
@@ -259,8 +259,8 @@ impl ToolCallOptions {
     }
 }
 
-/// A tool's output, emitted in one call (JS planned: `rb.toolOutput({kind, callId, name,
-/// output})`).
+/// A tool's output, emitted in one call (JS: `rb.toolOutput({callId, output, name?, type?,
+/// id?})`).
 #[derive(Debug, Clone)]
 pub struct ToolOutputOptions {
     pub(crate) call_id: String,

@@ -3,6 +3,9 @@
 //! A thin layer: it converts JS values to Rust and back and holds no protocol logic.
 //! - [`parse`]: `parseRequest`, `parseEvent`.
 //! - [`assembler`]: the `StreamAssembler` core class.
+//! - [`translate`]: the `Translator` core class and `a2aRequest`.
+//! - [`builder`]: the core classes of `ResponseBuilder`, `MessageBuilder`, `ContentBuilder` and
+//!   `ToolCallBuilder`.
 //! - [`options`]: option bags in.
 //! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
 //! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
@@ -12,10 +15,12 @@
 //! exported functions directly; JavaScript sees the camelCase names.
 
 pub mod assembler;
+pub mod builder;
 pub mod convert;
 pub mod error;
 pub mod options;
 pub mod parse;
+pub mod translate;
 mod types;
 
 pub use parse::{parse_event, parse_request, wasm_memory_bytes};

@@ -10,7 +10,9 @@ for (const [name, run] of Object.entries(cases)) {
 }
 
 test("the package exports exactly the public API", () => {
-  assert.deepStrictEqual(Object.keys(api).sort(), ["StreamAssembler", "parseEvent", "parseRequest", "wasmMemoryBytes"]);
+  assert.deepStrictEqual(Object.keys(api).sort(), ["ContentBuilder", "MessageBuilder", "ResponseBuilder",
+    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aRequest", "parseEvent", "parseRequest",
+    "translate", "wasmMemoryBytes"]);
 });
 
 test("the runtime loads its own entry (export condition)", () => {

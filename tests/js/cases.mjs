@@ -4,6 +4,8 @@
 // node:assert/strict interface (`ok`, `strictEqual`, `deepStrictEqual`, `throws`).
 import { contentEvents } from "./fixtures.mjs";
 import { assemblerCases } from "./assembler-cases.mjs";
+import { openaiCases } from "./openai-cases.mjs";
+import { builderCases } from "./builder-cases.mjs";
 
 /** A content delta exactly as the reference's `model_dump_json()` writes it. */
 export const CONTENT_EVENT =
@@ -134,4 +136,6 @@ export const cases = {
     assert.strictEqual(parseEvent(CONTENT_EVENT).text, "Hi ✓ 😀");
   },
   ...assemblerCases,
+  ...openaiCases,
+  ...builderCases,
 };

@@ -1,10 +1,10 @@
 // Type-checked (never run) by package.test.mjs with `tsc --noEmit --strict --lib
 // es2022,esnext.disposable` (no DOM, no @types/node): the package's public types resolve through `exports.types`, are precise
 // (no `any`), and narrow as documented.
-import { parseEvent, parseRequest, StreamAssembler } from "agentwire";
+import { parseEvent, parseRequest, ResponseBuilder, StreamAssembler } from "agentwire";
 import type {
-  AgentEvent, AgentRequest, AgentwireError, ErrorCode, JsonValue, Message, Outcome, Snapshot, ToolCall,
-  Update,
+  AgentEvent, AgentRequest, AgentwireError, ContentBuilder, ErrorCode, JsonValue, Message, MessageBuilder,
+  Outcome, ProduceContext, ResponseBuilderOptions, Snapshot, StreamOptions, ToolCall, ToolCallBuilder, Update,
 } from "agentwire";
 
 const request: AgentRequest = parseRequest('{"input":[]}');
@@ -88,3 +88,64 @@ async function readBody(body: AsyncIterable<Uint8Array>): Promise<string> {
   return snapshot.outcome;
 }
 void readBody;
+
+// Protocol adapters.
+import { a2aRequest, translate, Translator } from "agentwire";
+import type { TranslateOptions } from "agentwire";
+const translateOptions: TranslateOptions = { from: "agent-api", to: "openai-responses", model: "m" };
+const translated = translate((async function* () { yield new Uint8Array(); })(), translateOptions);
+void translated.getReader();
+const translator = new Translator({ from: "openai-responses", to: "a2a", requestId: 1 });
+const bytes: Uint8Array = translator.push("data: {}\n\n");
+void bytes;
+translator.free();
+const a2a: AgentRequest = a2aRequest("{}");
+void a2a;
+// ResponseBuilder: every emitting method returns bytes, children are typed, the statics return
+// byte streams, and the options are checked.
+{
+  const options: ResponseBuilderOptions = { sessionId: "s1", responseId: null, format: "ndjson", protocol: "agent-api" };
+  using rb = new ResponseBuilder(options);
+  const frames: Uint8Array[] = [rb.created(), rb.inProgress()];
+  const m: MessageBuilder = rb.message({ role: "assistant", type: "reasoning", metadata: { a: 1 } });
+  const id: string = m.id;
+  const c: ContentBuilder = m.content("data");
+  const index: number = c.index;
+  frames.push(c.delta({ rows: [1] }), c.set("text"), c.complete(), m.complete());
+  const call: ToolCallBuilder = rb.toolCall({ name: "f", callId: "c1", type: "mcp", serverLabel: "fs" });
+  frames.push(call.arguments("{}"), call.complete());
+  frames.push(rb.toolOutput({ callId: "c1", output: { ok: true } }));
+  frames.push(rb.completed({ usage: { total_tokens: 3 }, closeOpen: true }));
+  const done: boolean = rb.finished;
+  const seq: number = rb.sequenceNumber;
+  const type: string = ResponseBuilder.contentType("sse");
+  // @ts-expect-error not a format
+  ResponseBuilder.contentType("xml");
+  // @ts-expect-error a delta is a string or an object
+  c.delta(42);
+  // @ts-expect-error failed needs a code and a message
+  rb.failed({ code: "X" });
+  // @ts-expect-error children come from their parent
+  new (m.constructor as typeof MessageBuilder)();
+  // @ts-expect-error toolCall needs a callId
+  rb.toolCall({ name: "f" });
+  void frames; void id; void index; void done; void seq; void type;
+}
+async function serve(tokens: AsyncIterable<string>): Promise<void> {
+  const streamOptions: StreamOptions = { highWaterMark: 1024, onError: (e: unknown) => void e, sessionId: "s" };
+  const body: ReadableStream<Uint8Array> = ResponseBuilder.stream(async (rb: ResponseBuilder, { signal }: ProduceContext) => {
+    const text = rb.message().content();
+    for await (const token of tokens) {
+      if (signal.aborted) return;
+      text.delta(token);
+      await rb.ready();
+    }
+  }, streamOptions);
+  const fromText: ReadableStream<Uint8Array> = ResponseBuilder.fromText(["a", "b"], { role: "user" });
+  // @ts-expect-error tokens are strings
+  ResponseBuilder.fromText([1, 2]);
+  // @ts-expect-error stream options are checked
+  ResponseBuilder.stream(() => {}, { highWaterMark: "big" });
+  void body; void fromText;
+}
+void serve;

@@ -26,8 +26,8 @@ test("the tarball ships the wasm and every entry", () => {
   const dir = dirname(require.resolve("agentwire/package.json"));
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "assembler.d.ts", "assembler.js", "browser.js", "deno.js", "index.d.ts", "index.js", "node.js",
-    "package.json", "workerd.js"]);
+    "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "deno.js",
+    "index.d.ts", "index.js", "node.js", "package.json", "translate.d.ts", "translate.js", "workerd.js"]);
   const wasm = readFileSync(`${dir}/agentwire_bg.wasm`);
   assert.ok(WebAssembly.validate(wasm), "agentwire_bg.wasm is a valid module");
 });

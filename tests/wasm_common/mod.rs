@@ -1,6 +1,7 @@
 //! Checks shared by the Node and browser wasm-bindgen suites: each suite wraps every function
 //! here in a `#[wasm_bindgen_test]`, so the same assertions run in both environments.
 
+use agentwire::wasm::builder::ResponseBuilderCore;
 use agentwire::wasm::{parse_event, parse_request};
 use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
@@ -164,4 +165,74 @@ pub fn errors_do_not_poison_the_instance() {
     }
     let event = parse_event(&JsValue::from_str(CONTENT_EVENT)).unwrap();
     assert_eq!(get(&event, "text").as_string().as_deref(), Some("Hi ✓"));
+}
+
+/// The builder cores: children share the builder (one sequence), values convert, misuse is a
+/// coded error that emits nothing.
+pub fn builder_cores_share_one_builder() {
+    let options = JSON::parse(r#"{"responseId":"r1","sessionId":"s1"}"#).unwrap();
+    let rb = ResponseBuilderCore::new(options).unwrap();
+    let m = rb.message(JsValue::UNDEFINED).unwrap();
+    let text = m.content(JsValue::from_str("text")).unwrap();
+    let data = m.content(JsValue::from_str("data")).unwrap();
+    assert_eq!((text.index(), data.index()), (0, 1));
+    let first = String::from_utf8(text.delta_text("Hi").unwrap()).unwrap();
+    assert_eq!(
+        first.matches("data: ").count(),
+        4,
+        "created, in_progress, start, delta"
+    );
+    let obj = JSON::parse(r#"{"k":[1],"s":"a"}"#).unwrap();
+    let d = String::from_utf8(data.delta(obj).unwrap()).unwrap();
+    assert!(
+        d.starts_with(r#"data: {"sequence_number":4,"object":"content""#),
+        "{d}"
+    );
+    assert!(
+        d.contains(r#""delta":true,"msg_id":"#)
+            && d.ends_with(
+                r#""data":{"k":[1],"s":"a"}}
+
+"#
+            ),
+        "{d}"
+    );
+    let e = thrown(data.delta(JsValue::from_f64(1.0)).map(|_| JsValue::NULL));
+    assert_eq!(code(&e), "INVALID_OPTION");
+    let e = thrown(rb.completed(JsValue::UNDEFINED).map(|_| JsValue::NULL));
+    assert_eq!(code(&e), "BUILDER_STATE");
+    assert_eq!(
+        rb.sequence_number().unwrap(),
+        5.0,
+        "nothing emitted by the failed calls"
+    );
+    text.complete().unwrap();
+    data.complete().unwrap();
+    m.complete().unwrap();
+    let done = String::from_utf8(rb.completed(JsValue::UNDEFINED).unwrap()).unwrap();
+    assert!(done.contains(r#""status":"completed""#) && done.contains(r#""session_id":"s1""#));
+    assert!(rb.finished());
+}
+
+/// `release()` ends the builder for every child: `FINISHED`, never a null-pointer error.
+pub fn builder_release_finishes_children() {
+    let rb = ResponseBuilderCore::new(JsValue::UNDEFINED).unwrap();
+    let m = rb.message(JsValue::UNDEFINED).unwrap();
+    let c = m.content(JsValue::UNDEFINED).unwrap();
+    rb.release();
+    rb.release();
+    assert_eq!(
+        code(&thrown(c.delta_text("x").map(|_| JsValue::NULL))),
+        "FINISHED"
+    );
+    assert_eq!(code(&thrown(m.start().map(|_| JsValue::NULL))), "FINISHED");
+    assert_eq!(
+        code(&thrown(rb.created().map(|_| JsValue::NULL))),
+        "FINISHED"
+    );
+    assert!(rb.finished());
+    let protocol = JSON::parse(r#"{"protocol":"ag-ui"}"#).unwrap();
+    let e = thrown(ResponseBuilderCore::new(protocol).map(|_| JsValue::NULL));
+    assert_eq!(code(&e), "INVALID_OPTION");
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("protocol"));
 }

@@ -246,6 +246,11 @@ impl AgentApiFold {
                 )
             }
         };
+        self.apply_event(event, cx)
+    }
+
+    /// Applies one parsed event (what a protocol adapter translated into the Agent API).
+    pub(crate) fn apply_event(&mut self, event: Event, cx: &mut EventCx<'_>) -> Result<()> {
         if !self.accept_sequence(event.sequence_number(), cx)? {
             return Ok(());
         }

@@ -156,11 +156,7 @@ impl AgentApiFold {
                         ContentBody::Data { data } => data.as_ref(),
                         _ => None,
                     });
-            let field = |key: &str| {
-                data.and_then(|d| d.get(key))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
+            let field = |key: &str| str_field(data, key);
             out.push(Update::Arguments {
                 message_id: m.message.id.clone(),
                 index: part,
@@ -185,12 +181,7 @@ impl AgentApiFold {
                 let ContentBody::Data { data } = &part.content.body else {
                     continue;
                 };
-                let field = |key: &str| {
-                    data.as_ref()
-                        .and_then(|d| d.get(key))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                };
+                let field = |key: &str| str_field(data.as_ref(), key);
                 let call_id = field("call_id");
                 let arguments = match data.as_ref().and_then(|d| d.get("arguments")) {
                     Some(Value::String(s)) => s.clone(),
@@ -300,12 +291,7 @@ impl AgentApiFold {
                     ContentBody::Data { data } => data.as_ref(),
                     _ => None,
                 };
-                let field = |key: &str| {
-                    data.and_then(|d| d.get(key))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                };
-                let (call_id, name) = (field("call_id"), field("name"));
+                let (call_id, name) = (str_field(data, "call_id"), str_field(data, "name"));
                 let raw = arguments_of(&part.content).unwrap_or("");
                 let Some(mirror) = part.mirror.as_mut() else {
                     continue;
@@ -349,4 +335,11 @@ impl AgentApiFold {
         parser.push(arguments_of(&part.content)?);
         parser.value()
     }
+}
+
+/// A string field of a data part, owned.
+fn str_field(data: Option<&crate::protocol::JsonMap>, key: &str) -> Option<String> {
+    data.and_then(|d| d.get(key))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }

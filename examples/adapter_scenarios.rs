@@ -1,0 +1,103 @@
+//! Writes agentwire's OpenAI Responses and A2A streams for the reference check of the adapters
+//! (`scripts/reference/check_adapters.sh`): every reference capture in
+//! `tests/fixtures/reference/sse/` and a few builder runs (tool calls of each kind, reasoning,
+//! refusal, failure, cancellation), each translated from the Agent API.
+//!
+//! Usage: `cargo run --example adapter_scenarios -- OUT_DIR` writes `OUT_DIR/<name>.a2a.sse`
+//! and `OUT_DIR/<name>.responses.sse`.
+
+use std::error::Error as StdError;
+use std::fs;
+use std::path::Path;
+
+use agentwire::assembler::Protocol;
+use agentwire::builder::{
+    BuilderOptions, CompleteOptions, MessageOptions, ResponseBuilder, ToolCallOptions, ToolKind,
+    ToolOutputOptions,
+};
+use agentwire::openai::{TranslateOptions, Translator};
+use agentwire::protocol::{ContentType, ErrorInfo};
+
+type Res<T> = Result<T, Box<dyn StdError>>;
+
+fn run(end: &str) -> Res<Vec<u8>> {
+    let mut rb = ResponseBuilder::new(BuilderOptions::new().session_id("ctx_1"))?;
+    let mut out = rb.created()?;
+    let r = rb.message(MessageOptions::reasoning())?;
+    let c = rb.content(r, ContentType::Text)?;
+    out.extend(rb.delta_text(c, "Thinking")?);
+    out.extend(rb.complete_content(c)?);
+    out.extend(rb.complete_message(r)?);
+    for (n, kind) in [ToolKind::Function, ToolKind::Plugin, ToolKind::Mcp]
+        .into_iter()
+        .enumerate()
+    {
+        let mut options = ToolCallOptions::new(kind, format!("call_{n}"), "get_weather");
+        if kind == ToolKind::Mcp {
+            options = options.server_label("weather");
+        }
+        let call = rb.tool_call(options)?;
+        out.extend(rb.tool_arguments(call, "{\"city\": ")?);
+        out.extend(rb.tool_arguments(call, "\"杭州\"}")?);
+        out.extend(rb.complete_tool_call(call)?);
+        out.extend(rb.tool_output(
+            ToolOutputOptions::new(kind, format!("call_{n}"), "Sunny").name("get_weather"),
+        )?);
+    }
+    let m = rb.message(MessageOptions::new())?;
+    let t = rb.content(m, ContentType::Text)?;
+    out.extend(rb.delta_text(t, "It is ")?);
+    out.extend(rb.delta_text(t, "sunny ☀️.")?);
+    out.extend(rb.complete_content(t)?);
+    let f = rb.content(m, ContentType::Refusal)?;
+    out.extend(rb.delta_text(f, "No.")?);
+    out.extend(rb.complete_content(f)?);
+    out.extend(rb.complete_message(m)?);
+    match end {
+        "failed" => out.extend(rb.failed(ErrorInfo::new("AGENT_ERROR", "boom"))?),
+        "canceled" => out.extend(rb.canceled()?),
+        _ => out.extend(rb.completed(CompleteOptions::new())?),
+    }
+    Ok(out)
+}
+
+fn translate(input: &[u8], to: Protocol) -> Res<Vec<u8>> {
+    let options = TranslateOptions::new().with_rpc_id(serde_json::json!("req-1"));
+    let mut t = Translator::with_options(Protocol::AgentApi, to, options)?;
+    let mut out = t.push(input)?;
+    out.extend(t.finish()?);
+    Ok(out)
+}
+
+fn main() -> Res<()> {
+    let out_dir = std::env::args()
+        .nth(1)
+        .ok_or("usage: adapter_scenarios OUT_DIR")?;
+    let out_dir = Path::new(&out_dir);
+    fs::create_dir_all(out_dir)?;
+    let mut inputs = Vec::new();
+    for entry in fs::read_dir("tests/fixtures/reference/sse")? {
+        let path = entry?.path();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("capture")
+            .to_owned();
+        inputs.push((name, fs::read(&path)?));
+    }
+    for end in ["completed", "failed", "canceled"] {
+        inputs.push((format!("builder_{end}"), run(end)?));
+    }
+    for (name, input) in &inputs {
+        fs::write(
+            out_dir.join(format!("{name}.a2a.sse")),
+            translate(input, Protocol::A2a)?,
+        )?;
+        fs::write(
+            out_dir.join(format!("{name}.responses.sse")),
+            translate(input, Protocol::OpenAiResponses)?,
+        )?;
+    }
+    println!("wrote {} scenarios to {}", inputs.len(), out_dir.display());
+    Ok(())
+}

@@ -1,0 +1,473 @@
+// ResponseBuilder and its children: JS classes around the wasm cores (src/wasm/builder.rs). The
+// JS layer adds what belongs in JS: coded errors after free() or cancel, delivery of every
+// emitted frame to a ReadableStream, and the async statics fromText() and stream().
+import { ResponseBuilderCore } from "./agentwire.js";
+
+const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+// Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
+const INTERNAL = Symbol("agentwire.builder");
+/** Default high-water mark of stream() and fromText(), in bytes. */
+const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
+
+function agentwireError(code, message, options) {
+  const error = new Error(message, options);
+  error.name = "AgentwireError";
+  error.code = code;
+  return error;
+}
+
+// What a ResponseBuilder shares with its children: the core, the stream the frames go to (if
+// any), and why the run stopped (an error thrown by every later call), if it did.
+function newRun(core) {
+  return { core, sink: null, stopped: null, ready: null };
+}
+
+function live(run) {
+  if (run.stopped !== null) throw run.stopped;
+  return run.core;
+}
+
+function emit(run, bytes) {
+  if (run.sink !== null) run.sink(bytes);
+  return bytes;
+}
+
+// Ends the run for the builder and all its children: later calls throw `error`.
+function stop(run, error) {
+  if (run.stopped !== null) return;
+  run.stopped = error;
+  run.sink = null;
+  run.core.release();
+  run.core.free();
+  run.core = undefined;
+}
+
+function childFreed(what) {
+  return agentwireError("FINISHED", `This ${what} has been freed.`);
+}
+
+/** Builds one Agent API response stream; every emitting method returns the frame bytes. */
+export class ResponseBuilder {
+  #run;
+
+  constructor(options) {
+    this.#run = newRun(new ResponseBuilderCore(options));
+  }
+
+  get id() {
+    return live(this.#run).id;
+  }
+
+  get sequenceNumber() {
+    return live(this.#run).sequenceNumber;
+  }
+
+  get finished() {
+    return this.#run.stopped !== null || this.#run.core.finished;
+  }
+
+  created() {
+    const run = this.#run;
+    return emit(run, live(run).created());
+  }
+
+  inProgress() {
+    const run = this.#run;
+    return emit(run, live(run).inProgress());
+  }
+
+  completed(options) {
+    const run = this.#run;
+    return emit(run, live(run).completed(options));
+  }
+
+  failed(error) {
+    const run = this.#run;
+    return emit(run, live(run).failed(error));
+  }
+
+  canceled() {
+    const run = this.#run;
+    return emit(run, live(run).canceled());
+  }
+
+  message(options) {
+    const run = this.#run;
+    return new MessageBuilder(INTERNAL, run, live(run).message(options));
+  }
+
+  toolCall(options) {
+    const run = this.#run;
+    return new ToolCallBuilder(INTERNAL, run, live(run).toolCall(options));
+  }
+
+  toolOutput(options) {
+    const run = this.#run;
+    return emit(run, live(run).toolOutput(options));
+  }
+
+  ready() {
+    const run = this.#run;
+    if (run.stopped !== null) return Promise.reject(run.stopped);
+    return run.ready === null ? Promise.resolve() : run.ready();
+  }
+
+  free() {
+    stop(this.#run, agentwireError("FINISHED", "The ResponseBuilder has been freed; create a new one."));
+  }
+
+  [dispose]() {
+    this.free();
+  }
+
+  static contentType(format) {
+    return ResponseBuilderCore.contentType(format);
+  }
+
+  static fromText(tokens, options) {
+    const { highWaterMark, onError, role, rest } = streamOptions(options, "fromText", ["role"]);
+    const iterator = tokenIterator(tokens);
+    const rb = new ResponseBuilder(rest);
+    const run = rb.#run;
+    let message, content;
+    const end = (controller) => {
+      stop(run, agentwireError("FINISHED", "The stream has ended."));
+      controller.close();
+    };
+    const fail = (controller, error) => {
+      report(onError, error, "fromText(): the token source threw");
+      try {
+        controller.enqueue(rb.failed({ code: "AGENT_ERROR", message: messageOf(error) }));
+      } catch (e) {
+        controller.error(e);
+        return;
+      }
+      end(controller);
+    };
+    return new ReadableStream({
+      start(controller) {
+        message = rb.message(role === undefined ? undefined : { role });
+        content = message.content("text");
+        controller.enqueue(concat([rb.created(), rb.inProgress(), message.start()]));
+      },
+      async pull(controller) {
+        let step;
+        try {
+          step = await iterator.next();
+        } catch (error) {
+          if (run.stopped === null) fail(controller, error);
+          return;
+        }
+        if (run.stopped !== null) return; // canceled while waiting for the token
+        if (step.done) {
+          controller.enqueue(concat([content.complete(), message.complete(), rb.completed()]));
+          end(controller);
+        } else if (typeof step.value !== "string") {
+          fail(controller, agentwireError("INVALID_OPTION",
+            `fromText expects string tokens, got ${step.value === null ? "null" : typeof step.value}`));
+        } else {
+          controller.enqueue(content.delta(step.value));
+        }
+      },
+      cancel(reason) {
+        stop(run, agentwireError("FINISHED", "The reader canceled the stream.", { cause: reason }));
+        // Close the source without waiting: an async generator blocked in a pending next()
+        // handles return() only after it, and the reader must not wait for that.
+        try {
+          Promise.resolve(iterator.return?.(reason)).catch(() => {});
+        } catch {
+          // The source failed while being closed; the reader is gone, nothing to report to.
+        }
+      },
+    }, { highWaterMark, size: byteLength });
+  }
+
+  static stream(produce, options) {
+    if (typeof produce !== "function") {
+      throw agentwireError("INVALID_OPTION", "stream expects a function (rb, { signal }) => void | Promise<void>");
+    }
+    const { highWaterMark, onError, rest } = streamOptions(options, "stream", []);
+    const rb = new ResponseBuilder(rest);
+    const run = rb.#run;
+    const abort = new AbortController();
+    let controller;
+    let waiters = [];
+    let started = false;
+    let canceled = false;
+    const settle = (error) => {
+      const pending = waiters;
+      waiters = [];
+      for (const w of pending) error === undefined ? w.resolve() : w.reject(error);
+    };
+    run.ready = () => controller.desiredSize > 0
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    const end = () => {
+      stop(run, agentwireError("FINISHED", "The stream has ended; produce() has returned."));
+      controller.close();
+    };
+    // After produce() settles: nothing if the reader canceled; otherwise end the run (failed
+    // with AGENT_ERROR if it threw, completed if it returned without ending it) and close.
+    const produceAll = async () => {
+      let threw = false;
+      let thrown;
+      try {
+        await produce(rb, { signal: abort.signal });
+      } catch (error) {
+        threw = true;
+        thrown = error;
+      }
+      if (canceled) return;
+      if (threw) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
+      try {
+        if (!rb.finished) {
+          if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown) });
+          else rb.completed({ closeOpen: true });
+        }
+      } catch (e) {
+        controller.error(e);
+        return;
+      }
+      end();
+    };
+    return new ReadableStream({
+      start(c) {
+        controller = c;
+        run.sink = (bytes) => controller.enqueue(bytes);
+      },
+      pull() {
+        // The reader wants more: wake a producer waiting in ready(), or start it.
+        settle();
+        if (!started) {
+          started = true;
+          produceAll();
+        }
+      },
+      cancel(reason) {
+        canceled = true;
+        const error = agentwireError("FINISHED", "The reader canceled the stream; stop producing.", { cause: reason });
+        stop(run, error);
+        settle(error);
+        abort.abort(reason === undefined ? error : reason);
+      },
+    }, { highWaterMark, size: byteLength });
+  }
+}
+
+/** A message of a ResponseBuilder. */
+export class MessageBuilder {
+  #run;
+  #core;
+
+  constructor(token, run, core) {
+    if (token !== INTERNAL) {
+      throw agentwireError("BUILDER_STATE", "MessageBuilder is created by ResponseBuilder.message().");
+    }
+    this.#run = run;
+    this.#core = core;
+  }
+
+  #live() {
+    live(this.#run);
+    if (this.#core === undefined) throw childFreed("MessageBuilder");
+    return this.#core;
+  }
+
+  get id() {
+    return this.#live().id;
+  }
+
+  start() {
+    return emit(this.#run, this.#live().start());
+  }
+
+  content(type) {
+    return new ContentBuilder(INTERNAL, this.#run, this.#live().content(type));
+  }
+
+  setUsage(usage) {
+    this.#live().setUsage(usage);
+  }
+
+  complete() {
+    return emit(this.#run, this.#live().complete());
+  }
+
+  free() {
+    if (this.#core !== undefined) {
+      this.#core.free();
+      this.#core = undefined;
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+/** A content part of a message. */
+export class ContentBuilder {
+  #run;
+  #core;
+  #index;
+
+  constructor(token, run, core) {
+    if (token !== INTERNAL) {
+      throw agentwireError("BUILDER_STATE", "ContentBuilder is created by MessageBuilder.content().");
+    }
+    this.#run = run;
+    this.#core = core;
+    this.#index = core.index;
+  }
+
+  #live() {
+    const run = this.#run;
+    if (run.stopped !== null) throw run.stopped;
+    if (this.#core === undefined) throw childFreed("ContentBuilder");
+    return this.#core;
+  }
+
+  get index() {
+    return this.#index;
+  }
+
+  delta(value) {
+    const core = this.#live();
+    const bytes = typeof value === "string" ? core.deltaText(value) : core.delta(value);
+    const sink = this.#run.sink;
+    if (sink !== null) sink(bytes);
+    return bytes;
+  }
+
+  set(value) {
+    return emit(this.#run, this.#live().set(value));
+  }
+
+  complete() {
+    return emit(this.#run, this.#live().complete());
+  }
+
+  free() {
+    if (this.#core !== undefined) {
+      this.#core.free();
+      this.#core = undefined;
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+/** A streamed tool call: a `*_call` message with one data part `{call_id, name, arguments}`. */
+export class ToolCallBuilder {
+  #run;
+  #core;
+
+  constructor(token, run, core) {
+    if (token !== INTERNAL) {
+      throw agentwireError("BUILDER_STATE", "ToolCallBuilder is created by ResponseBuilder.toolCall().");
+    }
+    this.#run = run;
+    this.#core = core;
+  }
+
+  #live() {
+    live(this.#run);
+    if (this.#core === undefined) throw childFreed("ToolCallBuilder");
+    return this.#core;
+  }
+
+  get id() {
+    return this.#live().id;
+  }
+
+  start() {
+    return emit(this.#run, this.#live().start());
+  }
+
+  arguments(piece) {
+    if (typeof piece !== "string") {
+      throw agentwireError("INVALID_OPTION", "arguments() expects a string (a piece of JSON text)");
+    }
+    return emit(this.#run, this.#live().arguments(piece));
+  }
+
+  complete() {
+    return emit(this.#run, this.#live().complete());
+  }
+
+  free() {
+    if (this.#core !== undefined) {
+      this.#core.free();
+      this.#core = undefined;
+    }
+  }
+
+  [dispose]() {
+    this.free();
+  }
+}
+
+function byteLength(chunk) {
+  return chunk.byteLength;
+}
+
+// Splits the options of stream()/fromText() into the stream's own and the builder's.
+function streamOptions(options, what, extra) {
+  if (options === undefined || options === null) {
+    return { highWaterMark: DEFAULT_HIGH_WATER_MARK, onError: undefined, role: undefined, rest: undefined };
+  }
+  if (typeof options !== "object") throw agentwireError("INVALID_OPTION", `${what} options must be an object`);
+  const { highWaterMark = DEFAULT_HIGH_WATER_MARK, onError, ...rest } = options;
+  if (typeof highWaterMark !== "number" || !(highWaterMark >= 0)) {
+    throw Object.assign(agentwireError("INVALID_OPTION", `${what}: highWaterMark must be a number of bytes >= 0`),
+      { field: "highWaterMark" });
+  }
+  if (onError !== undefined && typeof onError !== "function") {
+    throw Object.assign(agentwireError("INVALID_OPTION", `${what}: onError must be a function`), { field: "onError" });
+  }
+  let role;
+  if (extra.includes("role")) {
+    role = rest.role;
+    delete rest.role;
+  }
+  return { highWaterMark, onError, role, rest };
+}
+
+function tokenIterator(tokens) {
+  if (tokens !== null && tokens !== undefined && typeof tokens !== "string") {
+    if (typeof tokens[Symbol.asyncIterator] === "function") return tokens[Symbol.asyncIterator]();
+    if (typeof tokens[Symbol.iterator] === "function") return tokens[Symbol.iterator]();
+  }
+  throw agentwireError("INVALID_OPTION", "fromText expects an iterable or async iterable of strings");
+}
+
+function messageOf(error) {
+  if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
+  return String(error);
+}
+
+function report(onError, error, what) {
+  if (onError === undefined) {
+    console.error(`agentwire: ${what}:`, error);
+    return;
+  }
+  try {
+    onError(error);
+  } catch {
+    // An onError that throws has nowhere to report to; the stream goes on.
+  }
+}
+
+function concat(parts) {
+  let length = 0;
+  for (const p of parts) length += p.byteLength;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
+}

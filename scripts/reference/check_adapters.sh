@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The official SDKs accept what the adapters emit: translate the reference captures and builder
+# runs to A2A and OpenAI Responses (examples/adapter_scenarios.rs) and parse every event with the
+# a2a-sdk and openai Python types (scripts/reference/check_adapters.py).
+# Usage: scripts/reference/check_adapters.sh [OUT_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${1:-}"
+if [ -z "$OUT" ]; then
+  OUT="$(mktemp -d)"
+  trap 'rm -rf "$OUT"' EXIT
+fi
+cargo run -q --example adapter_scenarios -- "$OUT"
+.venv/bin/python scripts/reference/check_adapters.py "$OUT"

@@ -1,0 +1,991 @@
+//! Agent API → OpenAI Responses streaming events: [`ResponsesEncoder`], an [`Encoder`] for the
+//! [`ResponseBuilder`](crate::builder::ResponseBuilder) and the last stage of
+//! [`Translator`](super::Translator).
+//!
+//! Mapping (`reference/agentscope-protocol.md` §7.1, with its bugs fixed; see the module docs of
+//! [`openai`](super) for the list of deviations):
+//!
+//! | Agent API                                   | Responses                                            |
+//! |---------------------------------------------|------------------------------------------------------|
+//! | response `created` / `in_progress`          | `response.created` / `response.in_progress`          |
+//! | response `completed`                        | `response.completed` (`output` = every item, in output order) |
+//! | response `failed` / `rejected`              | `response.failed` (`error.code` mapped to OpenAI's set, else `server_error`) |
+//! | response `canceled` / `incomplete`          | `response.incomplete` (status `cancelled` / `incomplete`) |
+//! | `message` / `error` message                 | `message` item; `text` → `output_text`, `refusal` → `refusal` parts |
+//! | `reasoning` message                         | `reasoning` item with `reasoning_text` content parts |
+//! | `function_call` / `plugin_call` / `mcp_call` | `function_call` item, arguments streamed as `response.function_call_arguments.delta` |
+//! | `*_call_output`                             | `function_call_output` item (added and done when the message completes) |
+//! | anything else                               | nothing (no output index is used)                    |
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::write::{int, opt_int, raw, string, value};
+
+use crate::builder::{BuilderEvent, Encoder};
+use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::protocol::{
+    merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
+    RunStatus,
+};
+use crate::{Error, ErrorCode, Result};
+
+/// The error codes the Responses API defines (`ResponseError.code`); others become
+/// `server_error`.
+const OPENAI_ERROR_CODES: &[&str] = &[
+    "server_error",
+    "rate_limit_exceeded",
+    "invalid_prompt",
+    "vector_store_timeout",
+    "invalid_image",
+    "invalid_image_format",
+    "invalid_base64_image",
+    "invalid_image_url",
+    "image_too_large",
+    "image_too_small",
+    "image_parse_error",
+    "image_content_policy_violation",
+    "invalid_image_mode",
+    "image_file_too_large",
+    "unsupported_image_media_type",
+    "empty_image_file",
+    "failed_to_download_image",
+    "image_file_not_found",
+];
+
+/// What kind of output item an Agent API message becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A `message` item (text and refusal parts).
+    Message,
+    /// A `reasoning` item (`reasoning_text` parts).
+    Reasoning,
+    /// A `function_call` item.
+    Call,
+    /// A `function_call_output` item.
+    Output,
+    /// Not representable: skipped.
+    Skip,
+}
+
+impl Kind {
+    pub(crate) fn of(t: &MessageType) -> Kind {
+        match t {
+            MessageType::Message | MessageType::Error => Kind::Message,
+            MessageType::Reasoning => Kind::Reasoning,
+            MessageType::FunctionCall | MessageType::PluginCall | MessageType::McpToolCall => {
+                Kind::Call
+            }
+            MessageType::FunctionCallOutput
+            | MessageType::PluginCallOutput
+            | MessageType::McpToolCallOutput => Kind::Output,
+            _ => Kind::Skip,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Part {
+    agent_index: i64,
+    refusal: bool,
+    text: String,
+    done: bool,
+}
+
+#[derive(Debug)]
+struct Item {
+    msg_id: String,
+    kind: Kind,
+    role: String,
+    /// The position in `output`, once `response.output_item.added` was sent.
+    index: Option<usize>,
+    done: bool,
+    parts: Vec<Part>,
+    /// A call's `{call_id, name, arguments}` or an output's `{call_id, output}`.
+    data: JsonMap,
+    /// The arguments announced so far (added item + deltas).
+    sent: String,
+    args_done: bool,
+}
+
+/// How a text value arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Delta,
+    Snapshot,
+    Completed,
+}
+
+/// Encodes Agent API events as OpenAI Responses streaming events (`event: <type>` SSE frames, or
+/// NDJSON lines), keeping the per-stream state the translation needs.
+///
+/// Any Agent API sequence is accepted, not only a builder's: messages announced or not, parts
+/// completed on first sight, snapshots (`delta: false`) instead of deltas. The output always
+/// starts with `response.created`, numbers `sequence_number` 0, 1, 2, … without gaps, gives
+/// `output_index` in the order items are added, and ends with the terminal event the input's
+/// terminal response maps to; nothing is sent after it.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::builder::{BuilderOptions, CompleteOptions, ResponseBuilder};
+/// use agentwire::openai::ResponsesEncoder;
+/// use agentwire::protocol::{ContentType, FixedClock};
+///
+/// let options = BuilderOptions::new()
+///     .response_id("resp_1")
+///     .clock(FixedClock(1_700_000_000));
+/// let mut rb = ResponseBuilder::with_encoder(options, Box::new(ResponsesEncoder::sse()))?;
+/// let m = rb.message(Default::default())?;
+/// let c = rb.content(m, ContentType::Text)?;
+/// let mut out = rb.delta_text(c, "Hi")?;
+/// out.extend(rb.complete_content(c)?);
+/// out.extend(rb.complete_message(m)?);
+/// out.extend(rb.completed(CompleteOptions::new())?);
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.starts_with("event: response.created\ndata: {\"type\":\"response.created\""));
+/// assert!(text.contains("event: response.output_text.delta\n"));
+/// assert!(text.ends_with("\n\n") && text.contains("event: response.completed\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct ResponsesEncoder {
+    format: Format,
+    model: String,
+    seq: u64,
+    id: Option<String>,
+    created_at: i64,
+    completed_at: Option<i64>,
+    session_id: Option<String>,
+    usage: Option<JsonMap>,
+    created: bool,
+    running: bool,
+    ended: bool,
+    items: Vec<Item>,
+    by_id: HashMap<String, usize>,
+    added: usize,
+}
+
+impl ResponsesEncoder {
+    /// An encoder writing SSE with `event:` lines, as the Responses API streams.
+    pub fn sse() -> Self {
+        ResponsesEncoder {
+            format: Format::Sse,
+            model: String::new(),
+            seq: 0,
+            id: None,
+            created_at: 0,
+            completed_at: None,
+            session_id: None,
+            usage: None,
+            created: false,
+            running: false,
+            ended: false,
+            items: Vec::new(),
+            by_id: HashMap::new(),
+            added: 0,
+        }
+    }
+
+    /// An encoder writing `format` (SSE with `event:` lines, or NDJSON).
+    ///
+    /// # Errors
+    ///
+    /// `INVALID_OPTION` for [`Format::Auto`].
+    pub fn new(format: Format) -> Result<Self> {
+        if format == Format::Auto {
+            return Err(Error::new(
+                ErrorCode::InvalidOption,
+                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
+            )
+            .with_field("format"));
+        }
+        Ok(ResponsesEncoder {
+            format,
+            ..ResponsesEncoder::sse()
+        })
+    }
+
+    /// The same encoder with the `model` named in every `response` object (default `""`).
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = model.into();
+        self
+    }
+
+    /// Whether the terminal event was written.
+    pub fn is_ended(&self) -> bool {
+        self.ended
+    }
+
+    // ----- framing ---------------------------------------------------------------------------
+
+    /// Starts an event: the framing, `{"type":…,"sequence_number":…`. The caller writes the
+    /// other fields (each with its leading comma) and calls [`ResponsesEncoder::end`].
+    fn begin(&mut self, out: &mut Vec<u8>, ty: &str) {
+        if self.format != Format::Ndjson {
+            raw(out, "event: ");
+            raw(out, ty);
+            raw(out, "\ndata: ");
+        }
+        raw(out, "{\"type\":\"");
+        raw(out, ty);
+        raw(out, "\",\"sequence_number\":");
+        int(out, i64::try_from(self.seq).unwrap_or(i64::MAX));
+        self.seq += 1;
+    }
+
+    fn end(&self, out: &mut Vec<u8>) {
+        raw(
+            out,
+            if self.format == Format::Ndjson {
+                "}\n"
+            } else {
+                "}\n\n"
+            },
+        );
+    }
+
+    /// Starts an event about item `i`'s text: `,"item_id":…,"output_index":…` follow the head.
+    fn begin_item(&mut self, out: &mut Vec<u8>, ty: &str, i: usize) {
+        self.begin(out, ty);
+        let Some(item) = self.items.get(i) else {
+            return;
+        };
+        raw(out, ",\"item_id\":");
+        string(out, &item.msg_id);
+        raw(out, ",\"output_index\":");
+        opt_int(out, item.index.map(usize_i64));
+    }
+
+    /// A whole `response.*` lifecycle event.
+    fn emit_response(
+        &mut self,
+        out: &mut Vec<u8>,
+        ty: &str,
+        status: &str,
+        error: Option<&ErrorInfo>,
+        output: bool,
+    ) {
+        self.begin(out, ty);
+        raw(out, ",\"response\":{\"id\":");
+        string(out, self.id.as_deref().unwrap_or(""));
+        raw(out, ",\"object\":\"response\",\"created_at\":");
+        int(out, self.created_at);
+        raw(out, ",\"status\":\"");
+        raw(out, status);
+        raw(out, "\",\"completed_at\":");
+        opt_int(out, self.completed_at);
+        raw(out, ",\"error\":");
+        match error {
+            Some(e) => {
+                let code = if OPENAI_ERROR_CODES.contains(&e.code.as_str()) {
+                    e.code.as_str()
+                } else {
+                    "server_error"
+                };
+                raw(out, "{\"code\":");
+                string(out, code);
+                raw(out, ",\"message\":");
+                string(out, &e.message);
+                raw(out, "}");
+            }
+            None => raw(out, "null"),
+        }
+        raw(
+            out,
+            if status == "incomplete" {
+                ",\"incomplete_details\":{\"reason\":null}"
+            } else {
+                ",\"incomplete_details\":null"
+            },
+        );
+        raw(out, ",\"instructions\":null,\"model\":");
+        string(out, &self.model);
+        raw(out, ",\"output\":[");
+        if output {
+            // Output indices are 0, 1, 2, … in the order items were added.
+            let mut slots: Vec<Option<&Item>> = vec![None; self.added];
+            for item in &self.items {
+                if let Some(slot) = item.index.and_then(|ix| slots.get_mut(ix)) {
+                    *slot = Some(item);
+                }
+            }
+            for (n, item) in slots.into_iter().flatten().enumerate() {
+                if n > 0 {
+                    raw(out, ",");
+                }
+                item_json(out, item, true);
+            }
+        }
+        raw(
+            out,
+            "],\"parallel_tool_calls\":true,\"tool_choice\":\"auto\",\"tools\":[],\"usage\":",
+        );
+        match &self.usage {
+            Some(u) => usage_json(out, u),
+            None => raw(out, "null"),
+        }
+        raw(out, ",\"metadata\":{},\"conversation\":");
+        match &self.session_id {
+            Some(id) => {
+                raw(out, "{\"id\":");
+                string(out, id);
+                raw(out, "}");
+            }
+            None => raw(out, "null"),
+        }
+        raw(out, "}");
+        self.end(out);
+    }
+
+    fn ensure_created(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        if self.created {
+            return Ok(());
+        }
+        if self.id.is_none() {
+            self.id = Some(crate::protocol::new_id("resp_")?);
+        }
+        self.created = true;
+        self.emit_response(out, "response.created", "in_progress", None, false);
+        Ok(())
+    }
+
+    fn take_head(&mut self, r: &AgentResponse) {
+        if self.id.is_none() {
+            self.id.clone_from(&r.id);
+        }
+        if !self.created || self.created_at == 0 {
+            self.created_at = r.created_at;
+        }
+        self.completed_at = r.completed_at.or(self.completed_at);
+        if r.session_id.is_some() {
+            self.session_id.clone_from(&r.session_id);
+        }
+        if r.usage.is_some() {
+            // Not `clone_from`: that instantiates `IndexMap::clone_from` for this one use.
+            #[allow(clippy::assigning_clones)]
+            {
+                self.usage = r.usage.clone();
+            }
+        }
+    }
+
+    // ----- the run ---------------------------------------------------------------------------
+
+    fn on_response(&mut self, r: &AgentResponse, out: &mut Vec<u8>) -> Result<()> {
+        self.take_head(r);
+        match &r.status {
+            RunStatus::Created => self.ensure_created(out),
+            RunStatus::InProgress => {
+                self.ensure_created(out)?;
+                if !self.running {
+                    self.running = true;
+                    self.emit_response(out, "response.in_progress", "in_progress", None, false);
+                }
+                Ok(())
+            }
+            RunStatus::Completed
+            | RunStatus::Failed
+            | RunStatus::Rejected
+            | RunStatus::Canceled
+            | RunStatus::Incomplete => {
+                self.ensure_created(out)?;
+                // Messages only the final `output` carries (never streamed) become items first.
+                for m in r.output.iter().flatten() {
+                    let known = self
+                        .by_id
+                        .get(&m.id)
+                        .and_then(|&i| self.items.get(i))
+                        .is_some_and(|i| i.done);
+                    if !known {
+                        self.on_message(m, true, out)?;
+                    }
+                }
+                let (ty, status, error) = match &r.status {
+                    RunStatus::Completed => ("response.completed", "completed", None),
+                    RunStatus::Failed => ("response.failed", "failed", r.error.clone()),
+                    RunStatus::Rejected => (
+                        "response.failed",
+                        "failed",
+                        r.error.clone().or_else(|| {
+                            Some(ErrorInfo::new("server_error", "The run was rejected."))
+                        }),
+                    ),
+                    RunStatus::Canceled => ("response.incomplete", "cancelled", None),
+                    _ => ("response.incomplete", "incomplete", None),
+                };
+                let error = match (status, error) {
+                    ("failed", None) => Some(ErrorInfo::new("server_error", "The run failed.")),
+                    (_, e) => e,
+                };
+                self.emit_response(out, ty, status, error.as_ref(), true);
+                self.ended = true;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    // ----- items -----------------------------------------------------------------------------
+
+    fn item_for(&mut self, msg_id: &str, kind: Kind, role: Option<&str>) -> usize {
+        if let Some(&i) = self.by_id.get(msg_id) {
+            return i;
+        }
+        let i = self.items.len();
+        self.items.push(Item {
+            msg_id: msg_id.to_owned(),
+            kind,
+            role: role.unwrap_or("assistant").to_owned(),
+            index: None,
+            done: false,
+            parts: Vec::new(),
+            data: JsonMap::new(),
+            sent: String::new(),
+            args_done: false,
+        });
+        self.by_id.insert(msg_id.to_owned(), i);
+        i
+    }
+
+    /// Sends `response.output_item.added` once; calls wait for their `call_id` unless `force`.
+    fn ensure_added(&mut self, i: usize, force: bool, out: &mut Vec<u8>) -> Result<()> {
+        let Some(item) = self.items.get(i) else {
+            return Ok(());
+        };
+        if item.index.is_some() || item.kind == Kind::Skip {
+            return Ok(());
+        }
+        let ready = match item.kind {
+            Kind::Call => force || item.data.contains_key("call_id"),
+            Kind::Output => force,
+            _ => true,
+        };
+        if !ready {
+            return Ok(());
+        }
+        let index = self.added;
+        self.added += 1;
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        item.index = Some(index);
+        item.sent = data_str(&item.data, "arguments").to_owned();
+        self.item_event(out, "response.output_item.added", i, false);
+        Ok(())
+    }
+
+    /// `response.output_item.added` / `.done`: the item as it is now.
+    fn item_event(&mut self, out: &mut Vec<u8>, ty: &str, i: usize, full: bool) {
+        self.begin(out, ty);
+        if let Some(item) = self.items.get(i) {
+            raw(out, ",\"output_index\":");
+            opt_int(out, item.index.map(usize_i64));
+            raw(out, ",\"item\":");
+            item_json(out, item, full);
+        }
+        self.end(out);
+    }
+
+    fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
+        self.ensure_created(out)?;
+        let kind = Kind::of(&m.message_type);
+        let i = self.item_for(&m.id, kind, m.role.map(|r| r.as_str()));
+        if let Some(item) = self.items.get_mut(i) {
+            if let Some(role) = m.role {
+                role.as_str().clone_into(&mut item.role);
+            }
+        }
+        if !matches!(kind, Kind::Call | Kind::Output) {
+            self.ensure_added(i, false, out)?;
+        }
+        if !completed {
+            return Ok(());
+        }
+        for (position, part) in m.content.iter().flatten().enumerate() {
+            let index = part
+                .index
+                .unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
+            self.on_content(i, index, &part.body, Mode::Completed, out)?;
+        }
+        self.complete_item(i, out)
+    }
+
+    fn complete_item(&mut self, i: usize, out: &mut Vec<u8>) -> Result<()> {
+        let Some(item) = self.items.get(i) else {
+            return Ok(());
+        };
+        if item.done || item.kind == Kind::Skip {
+            return Ok(());
+        }
+        self.ensure_added(i, true, out)?;
+        if self.items.get(i).is_some_and(|it| it.kind == Kind::Call) {
+            self.arguments_done(i, out);
+        }
+        let parts = self.items.get(i).map_or(0, |it| it.parts.len());
+        for p in 0..parts {
+            self.part_done(i, p, out);
+        }
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        item.done = true;
+        self.item_event(out, "response.output_item.done", i, true);
+        Ok(())
+    }
+
+    fn on_content(
+        &mut self,
+        i: usize,
+        agent_index: i64,
+        body: &ContentBody,
+        mode: Mode,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let kind = self.items.get(i).map_or(Kind::Skip, |it| it.kind);
+        match (kind, body) {
+            (Kind::Message | Kind::Reasoning, ContentBody::Text { text }) => self.on_text(
+                i,
+                agent_index,
+                false,
+                text.as_deref().unwrap_or(""),
+                mode,
+                out,
+            ),
+            (Kind::Message | Kind::Reasoning, ContentBody::Refusal { refusal }) => self.on_text(
+                i,
+                agent_index,
+                kind == Kind::Message,
+                refusal.as_deref().unwrap_or(""),
+                mode,
+                out,
+            ),
+            (Kind::Call | Kind::Output, ContentBody::Data { data }) => {
+                self.on_data(i, data.clone().unwrap_or_default(), mode, out)
+            }
+            // Images, audio, files, data in a message have no Responses output form.
+            _ => Ok(()),
+        }
+    }
+
+    fn on_text(
+        &mut self,
+        i: usize,
+        agent_index: i64,
+        refusal: bool,
+        text: &str,
+        mode: Mode,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        self.ensure_added(i, false, out)?;
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        if item.done {
+            return Ok(());
+        }
+        let p = match item.parts.iter().position(|p| p.agent_index == agent_index) {
+            Some(p) => p,
+            None => {
+                item.parts.push(Part {
+                    agent_index,
+                    refusal,
+                    text: String::new(),
+                    done: false,
+                });
+                let p = item.parts.len() - 1;
+                let kind = item.kind;
+                self.part_event(out, "response.content_part.added", i, p, kind, refusal, "");
+                p
+            }
+        };
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        let kind = item.kind;
+        let Some(part) = item.parts.get_mut(p) else {
+            return Ok(());
+        };
+        if part.done {
+            return Ok(());
+        }
+        let mut start = part.text.len();
+        match mode {
+            Mode::Delta => part.text.push_str(text),
+            Mode::Snapshot | Mode::Completed => match text.strip_prefix(part.text.as_str()) {
+                Some(rest) => part.text.push_str(rest),
+                // A replaced value cannot be retracted: the done event carries the truth.
+                None => {
+                    text.clone_into(&mut part.text);
+                    start = part.text.len();
+                }
+            },
+        }
+        let refusal = part.refusal;
+        if part.text.len() > start {
+            let ty = match (kind, refusal) {
+                (Kind::Message, true) => "response.refusal.delta",
+                (Kind::Message, false) => "response.output_text.delta",
+                _ => "response.reasoning_text.delta",
+            };
+            self.begin_item(out, ty, i);
+            content_index(out, p);
+            raw(out, ",\"delta\":");
+            string(out, self.part_text(i, p).get(start..).unwrap_or(""));
+            if kind == Kind::Message && !refusal {
+                raw(out, ",\"logprobs\":[]");
+            }
+            self.end(out);
+        }
+        if mode == Mode::Completed {
+            self.part_done(i, p, out);
+        }
+        Ok(())
+    }
+
+    fn part_text(&self, i: usize, p: usize) -> &str {
+        self.items
+            .get(i)
+            .and_then(|it| it.parts.get(p))
+            .map_or("", |p| p.text.as_str())
+    }
+
+    /// `response.content_part.added` / `.done` for part `p` of item `i`.
+    #[allow(clippy::too_many_arguments)]
+    fn part_event(
+        &mut self,
+        out: &mut Vec<u8>,
+        ty: &str,
+        i: usize,
+        p: usize,
+        kind: Kind,
+        refusal: bool,
+        text: &str,
+    ) {
+        self.begin_item(out, ty, i);
+        content_index(out, p);
+        raw(out, ",\"part\":");
+        part_json(out, kind, refusal, text);
+        self.end(out);
+    }
+
+    fn part_done(&mut self, i: usize, p: usize, out: &mut Vec<u8>) {
+        let Some(item) = self.items.get_mut(i) else {
+            return;
+        };
+        let kind = item.kind;
+        let Some(part) = item.parts.get_mut(p) else {
+            return;
+        };
+        if part.done {
+            return;
+        }
+        part.done = true;
+        let refusal = part.refusal;
+        let text = std::mem::take(&mut part.text);
+        let (ty, field) = match (kind, refusal) {
+            (Kind::Message, true) => ("response.refusal.done", ",\"refusal\":"),
+            (Kind::Message, false) => ("response.output_text.done", ",\"text\":"),
+            _ => ("response.reasoning_text.done", ",\"text\":"),
+        };
+        self.begin_item(out, ty, i);
+        content_index(out, p);
+        raw(out, field);
+        string(out, &text);
+        if kind == Kind::Message && !refusal {
+            raw(out, ",\"logprobs\":[]");
+        }
+        self.end(out);
+        self.part_event(
+            out,
+            "response.content_part.done",
+            i,
+            p,
+            kind,
+            refusal,
+            &text,
+        );
+        if let Some(part) = self.items.get_mut(i).and_then(|it| it.parts.get_mut(p)) {
+            part.text = text;
+        }
+    }
+
+    fn on_data(&mut self, i: usize, data: JsonMap, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        if item.done {
+            return Ok(());
+        }
+        match mode {
+            Mode::Delta => merge_data_into(&mut item.data, data),
+            Mode::Snapshot | Mode::Completed => item.data = data,
+        }
+        if item.kind != Kind::Call {
+            return Ok(());
+        }
+        self.ensure_added(i, false, out)?;
+        let Some(item) = self.items.get_mut(i) else {
+            return Ok(());
+        };
+        if item.index.is_none() {
+            return Ok(());
+        }
+        let start = item.sent.len();
+        if let Some(rest) = data_str(&item.data, "arguments").strip_prefix(item.sent.as_str()) {
+            if !rest.is_empty() {
+                item.sent.push_str(rest);
+                self.begin_item(out, "response.function_call_arguments.delta", i);
+                raw(out, ",\"delta\":");
+                let sent = self.items.get(i).map_or("", |it| it.sent.as_str());
+                string(out, sent.get(start..).unwrap_or(""));
+                self.end(out);
+            }
+        }
+        if mode == Mode::Completed {
+            self.arguments_done(i, out);
+        }
+        Ok(())
+    }
+
+    fn arguments_done(&mut self, i: usize, out: &mut Vec<u8>) {
+        let Some(item) = self.items.get_mut(i) else {
+            return;
+        };
+        if item.args_done || item.index.is_none() {
+            return;
+        }
+        item.args_done = true;
+        self.begin_item(out, "response.function_call_arguments.done", i);
+        raw(out, ",\"arguments\":");
+        let args = self
+            .items
+            .get(i)
+            .map_or("", |it| data_str(&it.data, "arguments"));
+        string(out, args);
+        self.end(out);
+    }
+
+    /// The item for a content event's message, created when the message was never announced
+    /// (its kind guessed from the part: a data part with `call_id` is a call or its output).
+    fn item_of_content(&mut self, msg_id: &str, body: &ContentBody) -> usize {
+        let kind = match body {
+            ContentBody::Data { data: Some(d) } if d.contains_key("call_id") => {
+                if d.contains_key("output") {
+                    Kind::Output
+                } else {
+                    Kind::Call
+                }
+            }
+            _ => Kind::Message,
+        };
+        self.item_for(msg_id, kind, None)
+    }
+
+    fn on_content_event(&mut self, c: &Content, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
+        self.ensure_created(out)?;
+        let Some(msg_id) = c.msg_id.as_deref() else {
+            return Ok(());
+        };
+        let i = self.item_of_content(msg_id, &c.body);
+        let index = c.index.unwrap_or(0);
+        self.on_content(i, index, &c.body, mode, out)
+    }
+}
+
+impl Encoder for ResponsesEncoder {
+    fn encode(&mut self, event: &BuilderEvent<'_>, out: &mut Vec<u8>) -> Result<()> {
+        if self.ended {
+            return Ok(());
+        }
+        match event {
+            BuilderEvent::Response(r) => self.on_response(r, out),
+            BuilderEvent::MessageStarted(m) => self.on_message(m, false, out),
+            BuilderEvent::MessageCompleted(m) => self.on_message(m, true, out),
+            BuilderEvent::ContentSnapshot(c) => {
+                let mode = if c.status == Some(RunStatus::Completed) {
+                    Mode::Completed
+                } else {
+                    Mode::Snapshot
+                };
+                self.on_content_event(c, mode, out)
+            }
+            BuilderEvent::ContentCompleted(c) => self.on_content_event(c, Mode::Completed, out),
+            BuilderEvent::TextDelta(d) => {
+                self.ensure_created(out)?;
+                let body = if d.content_type == crate::protocol::ContentType::Refusal {
+                    ContentBody::Refusal {
+                        refusal: Some(d.text.to_owned()),
+                    }
+                } else {
+                    ContentBody::Text {
+                        text: Some(d.text.to_owned()),
+                    }
+                };
+                let i = self.item_of_content(d.msg_id, &body);
+                self.on_content(i, i64::from(d.index), &body, Mode::Delta, out)
+            }
+            BuilderEvent::DataDelta(d) => {
+                self.ensure_created(out)?;
+                let body = ContentBody::Data {
+                    data: Some(d.data.clone()),
+                };
+                let i = self.item_of_content(d.msg_id, &body);
+                self.on_content(i, i64::from(d.index), &body, Mode::Delta, out)
+            }
+        }
+    }
+
+    fn content_type(&self) -> &'static str {
+        self.format.content_type().unwrap_or(SSE_CONTENT_TYPE)
+    }
+}
+
+fn data_str<'a>(data: &'a JsonMap, key: &str) -> &'a str {
+    data.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn usize_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn content_index(out: &mut Vec<u8>, p: usize) {
+    raw(out, ",\"content_index\":");
+    int(out, usize_i64(p));
+}
+
+fn part_json(out: &mut Vec<u8>, kind: Kind, refusal: bool, text: &str) {
+    raw(
+        out,
+        match (kind, refusal) {
+            (Kind::Message, true) => "{\"type\":\"refusal\",\"refusal\":",
+            (Kind::Message, false) => {
+                "{\"type\":\"output_text\",\"annotations\":[],\"logprobs\":[],\"text\":"
+            }
+            _ => "{\"type\":\"reasoning_text\",\"text\":",
+        },
+    );
+    string(out, text);
+    raw(out, "}");
+}
+
+/// An item as `output_item.added` (`full: false`: no parts yet, status `in_progress`) or
+/// `output_item.done` / the final `output` (`full: true`) shows it.
+fn item_json(out: &mut Vec<u8>, item: &Item, full: bool) {
+    let status = if item.done {
+        "\"completed\""
+    } else if full {
+        "\"incomplete\""
+    } else {
+        "\"in_progress\""
+    };
+    let parts = |out: &mut Vec<u8>| {
+        raw(out, "[");
+        if full {
+            for (n, p) in item.parts.iter().enumerate() {
+                if n > 0 {
+                    raw(out, ",");
+                }
+                part_json(out, item.kind, p.refusal, &p.text);
+            }
+        }
+        raw(out, "]");
+    };
+    raw(out, "{\"id\":");
+    string(out, &item.msg_id);
+    match item.kind {
+        Kind::Reasoning => {
+            raw(out, ",\"type\":\"reasoning\",\"summary\":[],\"content\":");
+            parts(out);
+            raw(out, ",\"status\":");
+            raw(out, status);
+        }
+        Kind::Call => {
+            raw(out, ",\"type\":\"function_call\",\"status\":");
+            raw(out, status);
+            raw(out, ",\"arguments\":");
+            string(
+                out,
+                if full {
+                    data_str(&item.data, "arguments")
+                } else {
+                    item.sent.as_str()
+                },
+            );
+            raw(out, ",\"call_id\":");
+            string(out, data_str(&item.data, "call_id"));
+            raw(out, ",\"name\":");
+            string(out, data_str(&item.data, "name"));
+        }
+        Kind::Output => {
+            raw(out, ",\"type\":\"function_call_output\",\"call_id\":");
+            string(out, data_str(&item.data, "call_id"));
+            raw(out, ",\"output\":");
+            match item.data.get("output") {
+                Some(Value::String(s)) => string(out, s),
+                Some(Value::Null) | None => raw(out, "\"\""),
+                Some(other) => string(out, &other.to_string()),
+            }
+            raw(out, ",\"status\":");
+            raw(out, status);
+        }
+        Kind::Message | Kind::Skip => {
+            raw(out, ",\"type\":\"message\",\"status\":");
+            raw(out, status);
+            raw(out, ",\"content\":");
+            parts(out);
+            raw(out, ",\"role\":");
+            string(out, &item.role);
+        }
+    }
+    raw(out, "}");
+}
+
+/// Agent API usage → the Responses `usage` object: `input_tokens`/`output_tokens` (or the chat
+/// names `prompt_tokens`/`completion_tokens`), `total_tokens` (their sum when absent), and the
+/// two details objects, zero-filled; other keys are kept, in their order (the three counts
+/// replace their values in place; missing keys follow).
+fn usage_json(out: &mut Vec<u8>, usage: &JsonMap) {
+    let get = |k: &str| usage.get(k).and_then(Value::as_i64);
+    let input = get("input_tokens")
+        .or_else(|| get("prompt_tokens"))
+        .unwrap_or(0);
+    let output = get("output_tokens")
+        .or_else(|| get("completion_tokens"))
+        .unwrap_or(0);
+    let total = get("total_tokens").unwrap_or(input.saturating_add(output));
+    let counts = [
+        ("input_tokens", Some(input), "{\"cached_tokens\":0}"),
+        ("input_tokens_details", None, "{\"cached_tokens\":0}"),
+        ("output_tokens", Some(output), ""),
+        ("output_tokens_details", None, "{\"reasoning_tokens\":0}"),
+        ("total_tokens", Some(total), ""),
+    ];
+    raw(out, "{");
+    let mut first = true;
+    let mut field = |out: &mut Vec<u8>, k: &str| {
+        raw(out, if first { "" } else { "," });
+        first = false;
+        string(out, k);
+        raw(out, ":");
+    };
+    for (k, v) in usage {
+        field(out, k);
+        match counts.iter().find(|c| c.0 == k).and_then(|c| c.1) {
+            Some(n) => int(out, n),
+            None => value(out, v),
+        }
+    }
+    for (k, n, default) in counts {
+        if !usage.contains_key(k) {
+            field(out, k);
+            match n {
+                Some(n) => int(out, n),
+                None => raw(out, default),
+            }
+        }
+    }
+    raw(out, "}");
+}

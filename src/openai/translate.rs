@@ -1,0 +1,315 @@
+//! [`Translator`]: one protocol's byte stream in, another's out, incrementally. Every pair goes
+//! through the Agent API: a decoder turns the source's events into Agent API events, an
+//! [`Encoder`] writes them in the target protocol.
+
+use crate::assembler::{Protocol, Warning, WarningCode};
+use crate::builder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
+use crate::codec::{Format, Frame, FrameDecoder, Limits};
+use crate::protocol::{
+    parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus,
+};
+use crate::{Error, ErrorCode, Result};
+
+use super::{A2aDecoder, A2aEncoder, ResponsesDecoder, ResponsesEncoder};
+
+/// The most warnings a translator keeps.
+const MAX_WARNINGS: usize = 1000;
+
+#[derive(Debug)]
+enum Source {
+    AgentApi,
+    Responses(ResponsesDecoder),
+    A2a(A2aDecoder),
+}
+
+#[derive(Debug)]
+enum Sink {
+    AgentApi(AgentApiEncoder, u64),
+    Responses(ResponsesEncoder),
+    A2a(A2aEncoder),
+}
+
+/// Translates a stream between protocols: bytes of `from` pushed in chunks split anywhere,
+/// bytes of `to` out, event by event.
+///
+/// Supported: `agent-api`, `openai-responses` and `a2a`, in any direction (also a protocol to
+/// itself, which normalises it: Agent API `sequence_number`s renumbered from 0, Responses
+/// output indices made dense). Anything else is `INVALID_OPTION`.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::assembler::Protocol;
+/// use agentwire::openai::Translator;
+///
+/// let mut t = Translator::new(Protocol::AgentApi, Protocol::OpenAiResponses)?;
+/// let input = concat!(
+///     "data: {\"sequence_number\":0,\"object\":\"response\",\"status\":\"created\",\"id\":\"r1\"}\n\n",
+///     "data: {\"object\":\"content\",\"type\":\"text\",\"index\":0,\"delta\":true,",
+///     "\"msg_id\":\"m1\",\"text\":\"Hi\"}\n\n",
+/// );
+/// let mut out = t.push(&input.as_bytes()[..50])?;
+/// out.extend(t.push(&input.as_bytes()[50..])?);
+/// out.extend(t.finish()?);
+/// let out = String::from_utf8(out).unwrap();
+/// assert!(out.contains("event: response.output_text.delta\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Translator {
+    decoder: FrameDecoder,
+    source: Source,
+    sink: Sink,
+    events: Vec<Event>,
+    warnings: Vec<Warning>,
+}
+
+impl Translator {
+    /// A translator from `from` to `to`, with default limits.
+    ///
+    /// # Errors
+    ///
+    /// `INVALID_OPTION` for a pair that is not supported.
+    pub fn new(from: Protocol, to: Protocol) -> Result<Self> {
+        Self::with_options(from, to, TranslateOptions::default())
+    }
+
+    /// A translator with options.
+    ///
+    /// # Errors
+    ///
+    /// `INVALID_OPTION` for a pair that is not supported.
+    pub fn with_options(from: Protocol, to: Protocol, options: TranslateOptions) -> Result<Self> {
+        let unsupported = |p: Protocol| {
+            Error::new(
+                ErrorCode::InvalidOption,
+                format!(
+                    "Translating from {} to {} is not supported.",
+                    from.as_str(),
+                    to.as_str()
+                ),
+            )
+            .with_field(if p == from { "from" } else { "to" })
+        };
+        let source = match from {
+            Protocol::AgentApi => Source::AgentApi,
+            Protocol::OpenAiResponses => Source::Responses(ResponsesDecoder::new()),
+            Protocol::A2a => Source::A2a(A2aDecoder::new()),
+            _ => return Err(unsupported(from)),
+        };
+        let sink = match to {
+            Protocol::AgentApi => Sink::AgentApi(AgentApiEncoder::new(Format::Sse)?, 0),
+            Protocol::OpenAiResponses => {
+                Sink::Responses(ResponsesEncoder::sse().with_model(options.model))
+            }
+            Protocol::A2a => Sink::A2a(A2aEncoder::new(options.rpc_id)),
+            _ => return Err(unsupported(to)),
+        };
+        Ok(Translator {
+            decoder: FrameDecoder::new(Format::Auto).with_limits(options.limits),
+            source,
+            sink,
+            events: Vec::new(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// Reads a chunk and returns the translated bytes it completed.
+    ///
+    /// # Errors
+    ///
+    /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`), fatal as for the assembler.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        let (source, sink, events, warnings) = (
+            &mut self.source,
+            &mut self.sink,
+            &mut self.events,
+            &mut self.warnings,
+        );
+        self.decoder.push(chunk, |frame| {
+            on_frame(source, sink, events, warnings, &frame, &mut out)
+        })?;
+        Ok(out)
+    }
+
+    /// Ends the input (a last event without its closing blank line is read) and returns the
+    /// last bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Translator::push`].
+    pub fn finish(&mut self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        let (source, sink, events, warnings) = (
+            &mut self.source,
+            &mut self.sink,
+            &mut self.events,
+            &mut self.warnings,
+        );
+        self.decoder
+            .finish(|frame| on_frame(source, sink, events, warnings, &frame, &mut out))?;
+        Ok(out)
+    }
+
+    /// Problems tolerated so far (unknown events, invalid payloads, …; at most 1000).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The HTTP `Content-Type` of the output.
+    pub fn content_type(&self) -> &'static str {
+        crate::codec::SSE_CONTENT_TYPE
+    }
+}
+
+/// Options of a [`Translator`].
+#[derive(Debug, Clone, Default)]
+pub struct TranslateOptions {
+    model: String,
+    rpc_id: serde_json::Value,
+    limits: Limits,
+}
+
+impl TranslateOptions {
+    /// The defaults: model `""`, JSON-RPC id `null`, default limits.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The `model` named in Responses output.
+    #[must_use]
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.model = model.into();
+        self
+    }
+
+    /// The JSON-RPC request id A2A output answers.
+    #[must_use]
+    pub fn with_rpc_id(mut self, id: serde_json::Value) -> Self {
+        self.rpc_id = id;
+        self
+    }
+
+    /// Framing limits of the input.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+fn on_frame(
+    source: &mut Source,
+    sink: &mut Sink,
+    events: &mut Vec<Event>,
+    warnings: &mut Vec<Warning>,
+    frame: &Frame<'_>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let data = frame.data();
+    if data.is_empty() || data == "[DONE]" {
+        return Ok(());
+    }
+    let mut new_warnings = Vec::new();
+    match source {
+        Source::AgentApi => match parse_event(data) {
+            Ok(e) => events.push(e),
+            Err(e) => new_warnings.push(Warning::new(
+                WarningCode::InvalidEvent,
+                format!("An event was skipped: {}", e.message()),
+            )),
+        },
+        Source::Responses(d) => d.decode(data, events, &mut new_warnings)?,
+        Source::A2a(d) => d.decode(data, events, &mut new_warnings)?,
+    }
+    for mut w in new_warnings {
+        w.offset = Some(frame.offset());
+        if warnings.len() < MAX_WARNINGS {
+            warnings.push(w);
+        }
+    }
+    for event in events.drain(..) {
+        sink_event(sink, event, out)?;
+    }
+    Ok(())
+}
+
+/// Writes one Agent API event through the sink's encoder.
+fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()> {
+    if let Event::ServerError(e) = event {
+        let mut r = AgentResponse::with_id(String::new(), 0);
+        r.id = None;
+        r.failed(ErrorInfo::new("SERVER_ERROR", e.error));
+        event = Event::Response(r);
+    }
+    let (enc, seq): (&mut dyn Encoder, u64) = match sink {
+        Sink::AgentApi(enc, seq) => {
+            let n = i64::try_from(*seq).unwrap_or(i64::MAX);
+            match &mut event {
+                Event::Response(r) => r.sequence_number = Some(n),
+                Event::Message(m) => m.sequence_number = Some(n),
+                Event::Content(c) => c.sequence_number = Some(n),
+                _ => return Ok(()),
+            }
+            *seq += 1;
+            (enc, *seq - 1)
+        }
+        Sink::Responses(enc) => (enc, 0),
+        Sink::A2a(enc) => (enc, 0),
+    };
+    with_builder_event(&event, seq, |b| enc.encode(b, out))
+}
+
+/// Views an Agent API event as the builder event it is (deltas as light views).
+fn with_builder_event(
+    event: &Event,
+    seq: u64,
+    f: impl FnOnce(&BuilderEvent<'_>) -> Result<()>,
+) -> Result<()> {
+    match event {
+        Event::Response(r) => f(&BuilderEvent::Response(r)),
+        Event::Message(m) if m.status == RunStatus::Completed => {
+            f(&BuilderEvent::MessageCompleted(m))
+        }
+        Event::Message(m) => f(&BuilderEvent::MessageStarted(m)),
+        Event::Content(c) => {
+            let index = c.index.and_then(|i| u32::try_from(i).ok()).unwrap_or(0);
+            let msg_id = c.msg_id.as_deref().unwrap_or("");
+            match (
+                &c.body,
+                c.delta == Some(true) && c.status != Some(RunStatus::Completed),
+            ) {
+                (ContentBody::Text { text }, true) => f(&BuilderEvent::TextDelta(TextDelta {
+                    sequence_number: seq,
+                    msg_id,
+                    index,
+                    content_type: ContentType::Text,
+                    text: text.as_deref().unwrap_or(""),
+                })),
+                (ContentBody::Refusal { refusal }, true) => {
+                    f(&BuilderEvent::TextDelta(TextDelta {
+                        sequence_number: seq,
+                        msg_id,
+                        index,
+                        content_type: ContentType::Refusal,
+                        text: refusal.as_deref().unwrap_or(""),
+                    }))
+                }
+                (ContentBody::Data { data: Some(data) }, true) => {
+                    f(&BuilderEvent::DataDelta(DataDelta {
+                        sequence_number: seq,
+                        msg_id,
+                        index,
+                        data,
+                    }))
+                }
+                _ if c.status == Some(RunStatus::Completed) => {
+                    f(&BuilderEvent::ContentCompleted(c))
+                }
+                _ => f(&BuilderEvent::ContentSnapshot(c)),
+            }
+        }
+        _ => Ok(()),
+    }
+}
