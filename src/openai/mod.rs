@@ -50,7 +50,7 @@ mod encode;
 mod fold;
 pub(crate) mod snapshot;
 mod translate;
-mod write;
+pub(crate) mod write;
 
 pub use a2a::{a2a_request, A2aDecoder, A2aEncoder};
 pub use decode::ResponsesDecoder;

@@ -2,6 +2,7 @@
 //! through the Agent API: a decoder turns the source's events into Agent API events, an
 //! [`Encoder`] writes them in the target protocol.
 
+use crate::agui::AgUiEncoder;
 use crate::assembler::{Protocol, Warning, WarningCode};
 use crate::builder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use crate::codec::{Format, Frame, FrameDecoder, Limits};
@@ -27,6 +28,7 @@ enum Sink {
     AgentApi(AgentApiEncoder, u64),
     Responses(ResponsesEncoder),
     A2a(A2aEncoder),
+    AgUi(AgUiEncoder),
 }
 
 /// Translates a stream between protocols: bytes of `from` pushed in chunks split anywhere,
@@ -34,7 +36,10 @@ enum Sink {
 ///
 /// Supported: `agent-api`, `openai-responses` and `a2a`, in any direction (also a protocol to
 /// itself, which normalises it: Agent API `sequence_number`s renumbered from 0, Responses
-/// output indices made dense). Anything else is `INVALID_OPTION`.
+/// output indices made dense), and from any of them to `ag-ui` (see
+/// [`AgUiEncoder`](crate::agui::AgUiEncoder) for the mapping; an input that ends before its
+/// terminal response ends with `RUN_ERROR` at [`Translator::finish`]). Anything else is
+/// `INVALID_OPTION`.
 ///
 /// # Example
 ///
@@ -103,7 +108,16 @@ impl Translator {
                 Sink::Responses(ResponsesEncoder::sse().with_model(options.model))
             }
             Protocol::A2a => Sink::A2a(A2aEncoder::new(options.rpc_id)),
-            _ => return Err(unsupported(to)),
+            Protocol::AgUi => {
+                let mut enc = AgUiEncoder::sse();
+                if let Some(id) = options.thread_id {
+                    enc = enc.with_thread_id(id);
+                }
+                if let Some(id) = options.run_id {
+                    enc = enc.with_run_id(id);
+                }
+                Sink::AgUi(enc)
+            }
         };
         Ok(Translator {
             decoder: FrameDecoder::new(Format::Auto).with_limits(options.limits),
@@ -149,6 +163,9 @@ impl Translator {
         );
         self.decoder
             .finish(|frame| on_frame(source, sink, events, warnings, &frame, &mut out))?;
+        if let Sink::AgUi(enc) = sink {
+            enc.finish(&mut out);
+        }
         Ok(out)
     }
 
@@ -169,6 +186,8 @@ pub struct TranslateOptions {
     model: String,
     rpc_id: serde_json::Value,
     limits: Limits,
+    thread_id: Option<String>,
+    run_id: Option<String>,
 }
 
 impl TranslateOptions {
@@ -188,6 +207,20 @@ impl TranslateOptions {
     #[must_use]
     pub fn with_rpc_id(mut self, id: serde_json::Value) -> Self {
         self.rpc_id = id;
+        self
+    }
+
+    /// AG-UI output's `threadId` (default: the run's `session_id`, else `thread_<uuid4>`).
+    #[must_use]
+    pub fn with_thread_id(mut self, id: impl Into<String>) -> Self {
+        self.thread_id = Some(id.into());
+        self
+    }
+
+    /// AG-UI output's `runId` (default: the response `id`, else `run_<uuid4>`).
+    #[must_use]
+    pub fn with_run_id(mut self, id: impl Into<String>) -> Self {
+        self.run_id = Some(id.into());
         self
     }
 
@@ -257,6 +290,7 @@ fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()
         }
         Sink::Responses(enc) => (enc, 0),
         Sink::A2a(enc) => (enc, 0),
+        Sink::AgUi(enc) => (enc, 0),
     };
     with_builder_event(&event, seq, |b| enc.encode(b, out))
 }
