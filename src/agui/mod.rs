@@ -8,6 +8,11 @@
 //!   fields rejected with errors naming the field).
 //! - [`Client`]: the client pipeline over raw events, holding `messages`, `state` and the run,
 //!   reporting coalesced [`Changes`].
+//! - [`AgUiEncoder`]: Agent API events (from the
+//!   [`ResponseBuilder`](crate::builder::ResponseBuilder) or, through
+//!   [`Translator`](crate::openai::Translator), any Agent API / Responses / A2A stream) → AG-UI
+//!   events; [`agent_request`]: a `RunAgentInput` → the Agent API request the reference's AG-UI
+//!   adapter makes of it.
 //! - [`Message`] (seven roles), [`ContentPart`], [`ToolCall`], [`Tool`], [`Context`],
 //!   [`Interrupt`], [`ResumeEntry`], [`RunAgentInput`], [`TokenUsage`], outcomes.
 //!
@@ -28,6 +33,7 @@ mod message;
 mod outcome;
 mod patch;
 mod read;
+mod request;
 pub(crate) mod schema;
 mod verify;
 
@@ -43,6 +49,7 @@ pub use message::{
     merge_metadata, ActivityMessage, AssistantMessage, FunctionCall, FunctionType, Message,
     MessageCommon, Metadata, ReasoningMessage, TextMessage, ToolCall, ToolMessage, UserMessage,
 };
+pub use request::{agent_request, agent_request_from_input};
 pub use outcome::{Interrupt, RunFinishedOutcome, SubagentFinishedOutcome, TokenUsage};
 
 /// The protocol version agentwire targets and declares: AG-UI 1.0.

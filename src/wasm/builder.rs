@@ -16,9 +16,10 @@ use wasm_bindgen::JsValue;
 
 use super::convert::ValueIn;
 use super::options::{
-    builder_format, builder_options, complete_options, content_type, error_info, message_options,
+    builder_format, builder_options, builder_run_ids, complete_options, content_type, error_info, message_options,
     tool_call_options, tool_output_options,
 };
+use crate::agui::AgUiEncoder;
 use crate::assembler::Protocol;
 use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCall};
 use crate::codec::Format;
@@ -61,8 +62,20 @@ impl ResponseBuilderCore {
     /// Creates a builder; see the `ResponseBuilderOptions` type.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<ResponseBuilderCore, JsValue> {
-        let (options, protocol) = builder_options(&options)?;
+        let js = options;
+        let (options, protocol) = builder_options(&js)?;
         let builder = match protocol {
+            Protocol::AgUi => {
+                let mut encoder = AgUiEncoder::new(options.format.unwrap_or(Format::Sse))?;
+                let (thread_id, run_id) = builder_run_ids(&js)?;
+                if let Some(id) = thread_id {
+                    encoder = encoder.with_thread_id(id);
+                }
+                if let Some(id) = run_id {
+                    encoder = encoder.with_run_id(id);
+                }
+                ResponseBuilder::with_encoder(options, Box::new(encoder))?
+            }
             Protocol::OpenAiResponses => {
                 let encoder = ResponsesEncoder::new(options.format.unwrap_or(Format::Sse))?;
                 ResponseBuilder::with_encoder(options, Box::new(encoder))?

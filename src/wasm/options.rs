@@ -101,7 +101,7 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
 /// The `protocol` values the builder accepts by name, and whether this version emits them.
 const BUILDER_PROTOCOLS: &[(&str, bool)] = &[
     ("agent-api", true),
-    ("ag-ui", false),
+    ("ag-ui", true),
     ("openai-responses", true),
 ];
 
@@ -172,11 +172,11 @@ pub fn builder_format(value: &JsValue) -> Result<Format> {
 
 /// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, omitNulls? }` for
 /// `new ResponseBuilder(options)`, with the protocol to emit. `threadId` / `runId` belong to
-/// AG-UI: they are checked (strings) and otherwise unused by the Agent API.
+/// AG-UI: they are checked (strings) here and read by [`builder_run_ids`].
 ///
 /// # Errors
-/// `INVALID_OPTION` naming the key, for an unknown key, a value of the wrong type, or a
-/// `protocol` this version cannot emit (`"ag-ui"`).
+/// `INVALID_OPTION` naming the key, for an unknown key, a value of the wrong type, or an
+/// unknown `protocol`.
 pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
     const WHAT: &str = "ResponseBuilder";
     only_keys(
@@ -227,6 +227,22 @@ pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
         options = options.omit_nulls(yes);
     }
     Ok((options, protocol))
+}
+
+/// Reads the AG-UI ids `{threadId?, runId?}` of `new ResponseBuilder(options)` (the other keys
+/// are read by [`builder_options`]).
+///
+/// # Errors
+/// `INVALID_OPTION` naming the key, for a value that is not a string.
+pub fn builder_run_ids(value: &JsValue) -> Result<(Option<String>, Option<String>)> {
+    const WHAT: &str = "ResponseBuilder";
+    if value.is_undefined() || value.is_null() {
+        return Ok((None, None));
+    }
+    Ok((
+        opt_string(&get(value, "threadId"), "threadId", WHAT)?,
+        opt_string(&get(value, "runId"), "runId", WHAT)?,
+    ))
 }
 
 /// Fills the message fields shared by `message()`, `toolCall()` and `toolOutput()`:

@@ -1,5 +1,5 @@
 //! The `Translator` class (its wasm core; `pkg-template/translate.js` adds `translate()`, which
-//! pipes a body through it as a `ReadableStream`) and `a2aRequest`.
+//! pipes a body through it as a `ReadableStream`), `a2aRequest` and `agUiRequest`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -20,14 +20,14 @@ fn protocol(value: &JsValue, field: &str) -> Result<Protocol> {
     Protocol::from_name(&name).ok_or_else(|| {
         invalid(
             format!(
-                "{field} must be \"agent-api\", \"openai-responses\" or \"a2a\", not \"{name}\""
+                "{field} must be \"agent-api\", \"openai-responses\", \"a2a\" or \"ag-ui\", not \"{name}\""
             ),
             field,
         )
     })
 }
 
-/// Reads `{from, to, model?, requestId?, maxEventBytes?}`.
+/// Reads `{from, to, model?, requestId?, threadId?, runId?, maxEventBytes?}`.
 fn read_options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions)> {
     let object = value
         .dyn_ref::<Object>()
@@ -60,6 +60,16 @@ fn read_options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions
                     ));
                 };
                 opts = opts.with_rpc_id(id);
+            }
+            "threadId" | "runId" => {
+                let id = v
+                    .as_string()
+                    .ok_or_else(|| invalid(format!("{key} must be a string"), &key))?;
+                opts = if key == "threadId" {
+                    opts.with_thread_id(id)
+                } else {
+                    opts.with_run_id(id)
+                };
             }
             "maxEventBytes" => {
                 let n = v
@@ -144,5 +154,21 @@ pub fn a2a_request(
 ) -> std::result::Result<JsValue, JsValue> {
     let text = Text::from_js(json, "a2aRequest")?;
     let request = crate::openai::a2a_request(text.as_str()?)?;
+    Ok(to_js(&request)?)
+}
+
+/// Maps an AG-UI `RunAgentInput` (a request body) to the Agent API request the reference's AG-UI
+/// adapter hands its runner: `threadId` → `session_id`, `runId` → `id`,
+/// `forwardedProps.user_id` → `user_id`, messages (tool calls and results included), tools,
+/// and `state` / `forwarded_props` / `parent_run_id` / `context` as extra keys.
+///
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` naming the
+/// field (`error.field`) for a missing or malformed one, e.g. a missing `threadId`.
+#[wasm_bindgen(js_name = agUiRequest, unchecked_return_type = "AgentRequest")]
+pub fn ag_ui_request(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
+) -> std::result::Result<JsValue, JsValue> {
+    let text = Text::from_js(json, "agUiRequest")?;
+    let request = crate::agui::agent_request(text.as_str()?)?;
     Ok(to_js(&request)?)
 }
