@@ -1,6 +1,6 @@
 // The public types of agentwire, shared by every runtime entry (node, browser, workerd, deno).
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
-export { a2aRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+export { a2aRequest, agUiRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { Translator, translate } from "./translate.js";
 export type { ReadableStreamOut, TranslateOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";

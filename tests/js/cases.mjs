@@ -6,6 +6,7 @@ import { contentEvents } from "./fixtures.mjs";
 import { assemblerCases } from "./assembler-cases.mjs";
 import { openaiCases } from "./openai-cases.mjs";
 import { builderCases } from "./builder-cases.mjs";
+import { aguiOutCases } from "./agui-out-cases.mjs";
 
 /** A content delta exactly as the reference's `model_dump_json()` writes it. */
 export const CONTENT_EVENT =
@@ -138,4 +139,5 @@ export const cases = {
   ...assemblerCases,
   ...openaiCases,
   ...builderCases,
+  ...aguiOutCases,
 };
