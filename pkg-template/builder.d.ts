@@ -31,14 +31,16 @@ export interface ResponseBuilderOptions {
   /** The framing of the returned bytes. @defaultValue `"sse"` */
   format?: Format;
   /**
-   * The protocol to emit from the same calls: the Agent API, or the OpenAI Responses API
-   * streaming events (`event:` lines, tool calls as `function_call` items). `"ag-ui"` throws
-   * `INVALID_OPTION` in this version. @defaultValue `"agent-api"`
+   * The protocol to emit from the same calls: the Agent API, the OpenAI Responses API
+   * streaming events (`event:` lines, tool calls as `function_call` items), or AG-UI 1.0 events
+   * (`RUN_STARTED`, `TEXT_MESSAGE_*`, `REASONING_*`, `TOOL_CALL_*`, `TOOL_CALL_RESULT`,
+   * `RUN_FINISHED` / `RUN_ERROR`: a run `@ag-ui/client` verifies; see the README's AG-UI section).
+   * @defaultValue `"agent-api"`
    */
   protocol?: Protocol;
-  /** AG-UI's thread id (checked to be a string; the Agent API has no such field). */
+  /** AG-UI's `threadId` (`protocol: "ag-ui"`). @defaultValue `sessionId`, else `thread_<uuid4>` */
   threadId?: string;
-  /** AG-UI's run id (checked to be a string; the Agent API has no such field). */
+  /** AG-UI's `runId` (`protocol: "ag-ui"`). @defaultValue the response id */
   runId?: string;
   /** Drop null fields, like the reference's `model_dump_json(exclude_none=True)`. @defaultValue `false` */
   omitNulls?: boolean;

@@ -9,8 +9,12 @@ export type ReadableStreamOut = typeof globalThis extends { ReadableStream: new 
 export interface TranslateOptions {
   /** The input's protocol. */
   from: Protocol | "a2a";
-  /** The output's protocol (`ag-ui` is not supported yet: `INVALID_OPTION`). */
+  /** The output's protocol; `ag-ui` is an output only (from `agent-api`, `openai-responses` or `a2a`). */
   to: Protocol | "a2a";
+  /** AG-UI output's `threadId`. @defaultValue the run's `session_id`, else `thread_<uuid4>` */
+  threadId?: string;
+  /** AG-UI output's `runId`. @defaultValue the response `id`, else `run_<uuid4>` */
+  runId?: string;
   /** The `model` named in OpenAI Responses output. @defaultValue `""` */
   model?: string;
   /** The JSON-RPC request id that A2A output answers. @defaultValue `null` */
@@ -21,7 +25,9 @@ export interface TranslateOptions {
 
 /**
  * Translates a stream between protocols, incrementally: `agent-api`, `openai-responses` and
- * `a2a` (A2A `message/stream` results), in any direction. Input split anywhere; output is SSE.
+ * `a2a` (A2A `message/stream` results), in any direction, and from any of them to `ag-ui`
+ * (AG-UI 1.0 events; an input that ends before its terminal event ends with `RUN_ERROR`
+ * `INCOMPLETE_STREAM`). Input split anywhere; output is SSE.
  */
 export class Translator {
   /** @throws {AgentwireError} `INVALID_OPTION` for an unknown option or an unsupported pair. */

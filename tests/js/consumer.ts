@@ -101,6 +101,13 @@ void bytes;
 translator.free();
 const a2a: AgentRequest = a2aRequest("{}");
 void a2a;
+import { agUiRequest } from "agentwire";
+const fromRunInput: AgentRequest = agUiRequest('{"threadId":"t","runId":"r","messages":[]}');
+void fromRunInput;
+const toAgUi: TranslateOptions = { from: "agent-api", to: "ag-ui", threadId: "t", runId: "r" };
+void toAgUi;
+const agUiBuilder: ResponseBuilderOptions = { protocol: "ag-ui", threadId: "t", runId: "r" };
+void agUiBuilder;
 // ResponseBuilder: every emitting method returns bytes, children are typed, the statics return
 // byte streams, and the options are checked.
 {
