@@ -59,6 +59,7 @@ suite_reference() {
     run bash scripts/reference/check.sh &&
     run bash scripts/reference/check_builder.sh &&
     run bash scripts/reference/check_adapters.sh &&
+    run bash scripts/reference/check_agui.sh &&
     run bash scripts/reference/check_builder_js.sh
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
