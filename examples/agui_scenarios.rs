@@ -79,7 +79,9 @@ fn run(end: &str) -> Res<Vec<u8>> {
 fn translate(input: &[u8], replay: bool) -> Res<Vec<u8>> {
     let mut options = TranslateOptions::new();
     if replay {
-        options = options.with_thread_id("thr-replay").with_run_id("run-replay");
+        options = options
+            .with_thread_id("thr-replay")
+            .with_run_id("run-replay");
     }
     let mut t = Translator::with_options(Protocol::AgentApi, Protocol::AgUi, options)?;
     let mut out = t.push(input)?;
@@ -115,8 +117,12 @@ fn main() -> Res<()> {
         for line in text.lines().filter(|l| !l.is_empty()) {
             let case: serde_json::Value = serde_json::from_str(line)?;
             let name = case.get("name").cloned().unwrap_or_default();
-            let body = case.get("body").map(ToString::to_string).unwrap_or_default();
-            let request: serde_json::Value = serde_json::from_str(&agent_request(&body)?.to_json())?;
+            let body = case
+                .get("body")
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let request: serde_json::Value =
+                serde_json::from_str(&agent_request(&body)?.to_json())?;
             let mut rec = serde_json::Map::new();
             rec.insert("name".into(), name);
             rec.insert("request".into(), request);

@@ -676,7 +676,14 @@ impl Framing {
     }
 
     fn end(self, out: &mut Vec<u8>) {
-        raw(out, if self.0 == Format::Ndjson { "}\n" } else { "}\n\n" });
+        raw(
+            out,
+            if self.0 == Format::Ndjson {
+                "}\n"
+            } else {
+                "}\n\n"
+            },
+        );
     }
 }
 

@@ -40,8 +40,8 @@ mod verify;
 pub use apply::{RunInfo, RunStatus};
 pub use changes::Changes;
 pub use client::Client;
-pub use encode::{AgUiEncoder, CONTENT_EVENT_NAME};
 pub use content::{upgrade_binary_part, Content, ContentPart, MediaPart, PartSource};
+pub use encode::{AgUiEncoder, CONTENT_EVENT_NAME};
 pub use enforce::{enforce_event, parse_event, Enforced};
 pub use event::*;
 pub use input::{Context, ResumeEntry, ResumeStatus, RunAgentInput, Tool};
@@ -49,8 +49,8 @@ pub use message::{
     merge_metadata, ActivityMessage, AssistantMessage, FunctionCall, FunctionType, Message,
     MessageCommon, Metadata, ReasoningMessage, TextMessage, ToolCall, ToolMessage, UserMessage,
 };
-pub use request::{agent_request, agent_request_from_input};
 pub use outcome::{Interrupt, RunFinishedOutcome, SubagentFinishedOutcome, TokenUsage};
+pub use request::{agent_request, agent_request_from_input};
 
 /// The protocol version agentwire targets and declares: AG-UI 1.0.
 pub const PROTOCOL_VERSION: &str = "1.0";

@@ -115,7 +115,10 @@ pub fn agent_request_from_input(input: &RunAgentInput) -> Result<AgentRequest> {
         raw(&mut out, ",\"parameters\":");
         match &t.parameters {
             Some(p) => value(&mut out, p),
-            None => raw(&mut out, "{\"type\":\"object\",\"properties\":{},\"required\":[]}"),
+            None => raw(
+                &mut out,
+                "{\"type\":\"object\",\"properties\":{},\"required\":[]}",
+            ),
         }
         raw(&mut out, "}}");
     }
@@ -130,7 +133,14 @@ pub fn agent_request_from_input(input: &RunAgentInput) -> Result<AgentRequest> {
     }
     raw(&mut out, ",\"context\":[");
     for (n, c) in input.context.iter().enumerate() {
-        raw(&mut out, if n == 0 { "{\"description\":" } else { ",{\"description\":" });
+        raw(
+            &mut out,
+            if n == 0 {
+                "{\"description\":"
+            } else {
+                ",{\"description\":"
+            },
+        );
         string(&mut out, &c.description);
         raw(&mut out, ",\"value\":");
         string(&mut out, &c.value);
@@ -237,7 +247,14 @@ fn write_message(out: &mut Vec<u8>, m: &Message, first: &mut bool) {
             raw(out, "}}]}");
         }
         Message::Reasoning(r) => {
-            text_message(out, first, &r.common.id, "reasoning", "assistant", &r.content);
+            text_message(
+                out,
+                first,
+                &r.common.id,
+                "reasoning",
+                "assistant",
+                &r.content,
+            );
         }
         Message::Activity(_) => {}
     }

@@ -16,8 +16,8 @@ use wasm_bindgen::JsValue;
 
 use super::convert::ValueIn;
 use super::options::{
-    builder_format, builder_options, builder_run_ids, complete_options, content_type, error_info, message_options,
-    tool_call_options, tool_output_options,
+    builder_format, builder_options, builder_run_ids, complete_options, content_type, error_info,
+    message_options, tool_call_options, tool_output_options,
 };
 use crate::agui::AgUiEncoder;
 use crate::assembler::Protocol;
