@@ -38,8 +38,8 @@ use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
 use crate::openai::write::{int, raw, string};
 use crate::protocol::{
-    merge_data_into, new_id, AgentResponse, Content, ContentBody, ContentType, JsonMap,
-    JsonOptions, Message, MessageType, Role, RunStatus,
+    merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,
+    MessageType, Role, RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -356,9 +356,9 @@ impl AgUiEncoder {
 
     /// The item for a content event's message, created when the message was never announced
     /// (its kind guessed from the part: a data part with `call_id` is a call or its output).
-    fn item_of_content(&mut self, msg_id: &str, body: &ContentBody) -> usize {
-        let kind = match body {
-            ContentBody::Data { data: Some(d) } if d.contains_key("call_id") => {
+    fn item_of_content(&mut self, msg_id: &str, data: Option<&JsonMap>) -> usize {
+        let kind = match data {
+            Some(d) if d.contains_key("call_id") => {
                 if d.contains_key("output") {
                     Kind::Output
                 } else {
@@ -396,7 +396,11 @@ impl AgUiEncoder {
         let Some(msg_id) = c.msg_id.as_deref() else {
             return Ok(());
         };
-        let i = self.item_of_content(msg_id, &c.body);
+        let data = match &c.body {
+            ContentBody::Data { data } => data.as_ref(),
+            _ => None,
+        };
+        let i = self.item_of_content(msg_id, data);
         self.on_content(i, c.index.unwrap_or(0), &c.body, mode, Some(c), out);
         Ok(())
     }
@@ -707,12 +711,7 @@ impl Encoder for AgUiEncoder {
             BuilderEvent::ContentCompleted(c) => self.on_content_event(c, Mode::Completed, out),
             BuilderEvent::TextDelta(d) => {
                 self.ensure_started(None, out)?;
-                let body = if d.content_type == ContentType::Refusal {
-                    ContentBody::Refusal { refusal: None }
-                } else {
-                    ContentBody::Text { text: None }
-                };
-                let i = self.item_of_content(d.msg_id, &body);
+                let i = self.item_of_content(d.msg_id, None);
                 if matches!(
                     self.items.get(i).map(|it| it.kind),
                     Some(Kind::Text | Kind::Reasoning)
@@ -723,17 +722,12 @@ impl Encoder for AgUiEncoder {
             }
             BuilderEvent::DataDelta(d) => {
                 self.ensure_started(None, out)?;
-                let body = ContentBody::Data {
-                    data: Some(d.data.clone()),
-                };
-                let i = self.item_of_content(d.msg_id, &body);
-                if let ContentBody::Data { data } = body {
-                    if matches!(
-                        self.items.get(i).map(|it| it.kind),
-                        Some(Kind::Call | Kind::Output)
-                    ) {
-                        self.on_data(i, data.unwrap_or_default(), Mode::Delta, out);
-                    }
+                let i = self.item_of_content(d.msg_id, Some(d.data));
+                if matches!(
+                    self.items.get(i).map(|it| it.kind),
+                    Some(Kind::Call | Kind::Output)
+                ) {
+                    self.on_data(i, d.data.clone(), Mode::Delta, out);
                 }
                 Ok(())
             }

@@ -9,12 +9,14 @@ use serde_json::Value;
 
 use crate::protocol::JsonMap;
 
-/// Appends a static JSON fragment.
+/// Appends a static JSON fragment. Never inlined (as [`string`]).
+#[inline(never)]
 pub(crate) fn raw(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-/// Appends `s` as a JSON string.
+/// Appends `s` as a JSON string. Never inlined: it is called from a hundred places.
+#[inline(never)]
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     // Writing into a Vec cannot fail.
     let _ = s.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
