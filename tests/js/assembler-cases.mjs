@@ -276,9 +276,10 @@ export const assemblerCases = {
       threadId: "t1",
       runId: "r1",
       messages: [
-        { id: "m1", role: "assistant", content: "Héllo 中文 👩‍💻",
+        // Key order as serialised (the browser runner's deepStrictEqual compares it).
+        { role: "assistant", id: "m1", content: "Héllo 中文 👩‍💻",
           toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
-        { id: "t1m", role: "tool", toolCallId: "c1", content: "-3°C" },
+        { role: "tool", id: "t1m", content: "-3°C", toolCallId: "c1" },
       ],
       state: { lastCity: "Oslo" },
       outcome: "completed",
