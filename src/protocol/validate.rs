@@ -434,8 +434,9 @@ fn parse_decimal(t: &str) -> Option<f64> {
     json.push_str(frac_digits);
     json.push('e');
     json.push_str(&(exp - frac.len() as i64).to_string());
-    match serde_json::from_str::<f64>(&json) {
-        Ok(f) => Some(f),
+    // Read as a `Value`: `from_str::<f64>` would link serde_json's wrong-type error path.
+    match serde_json::from_str::<Value>(&json) {
+        Ok(v) => v.as_f64(),
         // A well-formed literal fails only by overflowing: Rust (and Python) read infinity.
         Err(_) => Some(if negative {
             f64::NEG_INFINITY
