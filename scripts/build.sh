@@ -86,4 +86,7 @@ node scripts/check-exports.mjs "$PKG"
 size() { printf '[build] %-22s %8d B raw %8d B gzip -9\n' "$(basename "$1")" "$(stat -c%s "$1")" "$(gzip -9c "$1" | wc -c)"; }
 size "$PKG/${CRATE}_bg.wasm"
 size "$PKG/$CRATE.js"
+# The size budget (bench/README.md): gzip -9 of the wasm plus its glue.
+total=$(( $(gzip -9c "$PKG/${CRATE}_bg.wasm" | wc -c) + $(gzip -9c "$PKG/$CRATE.js" | wc -c) ))
+log "wasm + glue: $total B gzip -9 (budget: 100,000 B)"
 log "pkg/ ready ($CRATE@$VERSION)"
