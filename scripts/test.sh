@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node deno workerd browser handlers.
+# Suites, in the default order: rust wasm reference build node deno workerd browser handlers vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node deno workerd browser handlers)
+ALL=(rust wasm reference build node deno workerd browser handlers vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -99,6 +99,13 @@ suite_handlers() {
   # The example servers (examples/{node,deno,worker}) on 127.0.0.1, checked over HTTP.
   (cd "$PROJECT" && AGENTWIRE_DENO="$ROOT/node_modules/.bin/deno" DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 300 node "$ROOT/tests/js/runners/handlers.mjs" "$PROJECT")
+}
+
+suite_e2e() {
+  project || return 1
+  # The demo (`npm start`: www/serve.mjs, workerd via miniflare) driven in headless Chromium;
+  # saves test-results/demo.png.
+  run timeout 300 node tests/e2e/demo.mjs "$PROJECT"
 }
 
 START=$(date +%s)
