@@ -101,6 +101,14 @@ suite_handlers() {
     run timeout 300 node "$ROOT/tests/js/runners/handlers.mjs" "$PROJECT")
 }
 
+suite_vite() {
+  project || return 1
+  # A Vite 7 app (tests/vite/) installs the packed tarball, is built with `vite build` and run
+  # in headless Chromium, and from the dev server; also records that `sideEffects: false`
+  # would break it. Needs the npm registry for vite (pinned in tests/vite/package.json).
+  run timeout 420 node tests/vite/run.mjs "$(ls "$PROJECT"/agentwire-*.tgz)"
+}
+
 suite_e2e() {
   project || return 1
   # The demo (`npm start`: www/serve.mjs, workerd via miniflare) driven in headless Chromium;
