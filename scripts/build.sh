@@ -86,4 +86,6 @@ node scripts/check-exports.mjs "$PKG"
 size() { printf '[build] %-22s %8d B raw %8d B gzip -9\n' "$(basename "$1")" "$(stat -c%s "$1")" "$(gzip -9c "$1" | wc -c)"; }
 size "$PKG/${CRATE}_bg.wasm"
 size "$PKG/$CRATE.js"
+# The package README's size line: these measurements, never hand-copied numbers.
+node scripts/readme-size.mjs "$PKG/README.md" "$(gzip -9c "$PKG/${CRATE}_bg.wasm" | wc -c)" "$(gzip -9c "$PKG/$CRATE.js" | wc -c)"
 log "pkg/ ready ($CRATE@$VERSION)"
