@@ -65,3 +65,4 @@ export type {
   Tool,
   VideoContent,
 } from "./agentwire.js";
+export type { OpenAIResponsesItem, OpenAIResponsesSnapshot } from "./assembler.js";
