@@ -21,13 +21,20 @@ export interface StreamAssemblerOptions {
   maxEventBytes?: number;
   /** The framing: SSE, NDJSON, or detected from the first bytes. @defaultValue `"auto"` */
   format?: "auto" | "sse" | "ndjson";
+  /**
+   * AG-UI: also report every event delivered to the reducer (after chunk expansion and
+   * verification) as an `{type: "event"}` update, in order. @defaultValue `false`
+   */
+  events?: boolean;
 }
 
 /** Stable codes of tolerated violations (in strict mode they throw instead). */
 export type WarningCode =
   | "UNANNOUNCED_MESSAGE" | "DUPLICATE_EVENT" | "SEQUENCE_GAP" | "CONTENT_MISMATCH"
   | "EVENT_AFTER_END" | "UNKNOWN_EVENT" | "INVALID_EVENT" | "TRUNCATED"
-  | "UNFINISHED_MESSAGE" | "TOO_MANY_WARNINGS";
+  | "UNFINISHED_MESSAGE" | "TOO_MANY_WARNINGS"
+  // AG-UI
+  | "UNKNOWN_FIELD" | "DEPRECATED_SHAPE" | "PATCH_FAILED" | "PROTOCOL_VERSION" | "INCONSISTENT_EVENT";
 
 /** A tolerated protocol violation. */
 export interface Warning {
@@ -47,14 +54,17 @@ export interface ResponseUpdate {
   id: string | null;
   /** The outcome after this batch. */
   outcome: Outcome;
-  error: { code: string; message: string } | null;
-  usage: JsonObject | null;
+  /** Agent API: `{code, message}`. AG-UI: {@link AgUiError}. */
+  error: { code: string; message: string } | AgUiError | null;
+  /** Agent API: the usage object. AG-UI: the terminal event's `TokenUsage[]`. */
+  usage: JsonObject | AgUiTokenUsage[] | null;
 }
 /** A message appeared (`created: true`) or its status changed. */
 export interface MessageUpdate {
   type: "message";
   id: string;
-  role: "assistant" | "user" | "system" | "tool" | null;
+  /** Agent API roles; AG-UI adds `developer`, `activity` and `reasoning`. */
+  role: "assistant" | "user" | "system" | "tool" | "developer" | "activity" | "reasoning" | null;
   /** `message`, `reasoning`, `function_call`, `plugin_call`, `mcp_call`, `*_output`, … */
   messageType: string;
   status: RunStatus | string;
@@ -94,12 +104,38 @@ export interface WarningUpdate extends Warning {
   type: "warning";
 }
 /**
+ * AG-UI: a message's value changed other than by appends (minted whole, replaced by a snapshot,
+ * metadata merged, activity patched, a tool call added, an encrypted value attached). Carries the
+ * whole message; text and argument appends of the same batch for it are already included.
+ */
+export interface ReplaceUpdate {
+  type: "replace";
+  id: string;
+  message: AgUiMessage;
+}
+/** AG-UI: the message list was reordered or messages were removed; every id, in order. */
+export interface OrderUpdate {
+  type: "order";
+  ids: string[];
+}
+/** AG-UI: the shared state changed (one per batch, with the whole current state). */
+export interface StateUpdate {
+  type: "state";
+  state: JsonValue;
+}
+/** AG-UI, with `events: true`: one event as delivered to the reducer, in order. */
+export interface EventUpdate {
+  type: "event";
+  event: AgUiEvent;
+}
+/**
  * One change caused by a chunk. A batch lists response changes, then message changes, then
  * text appends, other content changes, argument appends and warnings; applying a batch in order
  * gives the state of `snapshot()` after that chunk.
  */
 export type Update =
-  | ResponseUpdate | MessageUpdate | TextUpdate | ContentUpdate | ArgumentsUpdate | WarningUpdate;
+  | ResponseUpdate | MessageUpdate | TextUpdate | ContentUpdate | ArgumentsUpdate | WarningUpdate
+  | ReplaceUpdate | OrderUpdate | StateUpdate | EventUpdate;
 
 /** The Agent API snapshot: the final response as the reference would serialise it, plus state. */
 export interface AgentApiSnapshot extends AgentResponse {
@@ -113,14 +149,96 @@ export interface AgentApiSnapshot extends AgentResponse {
   unknownEvents?: JsonObject[];
 }
 
-/** What `snapshot()` returns. */
-export type Snapshot = AgentApiSnapshot;
+/** AG-UI metadata: a JSON object, merged per key (last write wins). */
+export type AgUiMetadata = JsonObject;
+/** Where a media part's bytes come from. */
+export type AgUiPartSource =
+  | { type: "data"; value: string; mimeType: string }
+  | { type: "url"; value: string; mimeType?: string }
+  | { type: "file"; value: string; provider?: string; mimeType?: string };
+/** An AG-UI content part (user messages, tool results). */
+export type AgUiContentPart =
+  | { type: "text"; text: string; id?: string; metadata?: JsonValue }
+  | { type: "image" | "audio" | "video" | "document"; source: AgUiPartSource; id?: string; metadata?: JsonValue };
+/** An AG-UI tool call inside an assistant message. */
+export interface AgUiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+  encryptedValue?: string;
+  encryptedValueType?: string;
+  metadata?: AgUiMetadata;
+}
+/** Fields every AG-UI message has. */
+interface AgUiMessageBase {
+  id: string;
+  subagentRunId?: string;
+  metadata?: AgUiMetadata;
+}
+/** An AG-UI message (seven roles), as `@ag-ui/client` holds it: optional fields are absent. */
+export type AgUiMessage =
+  | (AgUiMessageBase & { role: "developer" | "system"; content: string; name?: string; encryptedValue?: string; encryptedValueType?: string })
+  | (AgUiMessageBase & { role: "assistant"; content?: string; toolCalls?: AgUiToolCall[]; name?: string; encryptedValue?: string; encryptedValueType?: string })
+  | (AgUiMessageBase & { role: "user"; content: string | AgUiContentPart[]; name?: string; encryptedValue?: string; encryptedValueType?: string })
+  | (AgUiMessageBase & { role: "tool"; content: string | AgUiContentPart[]; toolCallId: string; error?: string; encryptedValue?: string; encryptedValueType?: string })
+  | (AgUiMessageBase & { role: "activity"; activityType: string; content: JsonObject })
+  | (AgUiMessageBase & { role: "reasoning"; content: string; encryptedValue?: string; encryptedValueType?: string });
+/** Token counts for one provider and model. */
+export interface AgUiTokenUsage {
+  provider?: string; model?: string;
+  inputTokens?: number; outputTokens?: number; totalTokens?: number;
+  reasoningTokens?: number; cachedInputTokens?: number; cacheWriteInputTokens?: number;
+}
+/** Something a paused run waits for. */
+export interface AgUiInterrupt {
+  id: string; reason: string; message?: string; toolCallId?: string;
+  responseSchema?: JsonObject; expiresAt?: string; metadata?: AgUiMetadata; subagentRunId?: string;
+}
+/** An AG-UI event as delivered (`type` is one of the 31 AG-UI 1.0 event types). */
+export interface AgUiEvent {
+  type: string;
+  [field: string]: JsonValue | undefined;
+}
+/**
+ * Why an AG-UI run failed: the client rejected the stream (`source: "client"`, with agentwire's
+ * `code` and `@ag-ui/client`'s message), or the producer sent `RUN_ERROR` (`source: "run"`).
+ */
+export interface AgUiError {
+  source: "client" | "run";
+  code?: string;
+  message: string;
+}
+/**
+ * The AG-UI snapshot: `messages` and `state` as `@ag-ui/client` 1.0 holds them after the same
+ * events. `outcome`: `completed` (success), `incomplete` (interrupt), `canceled`, `failed`
+ * (`RUN_ERROR` or a rejected stream), `truncated` (input ended inside a run), `pending`.
+ */
+export interface AgUiSnapshot {
+  threadId: string | null;
+  runId: string | null;
+  messages: AgUiMessage[];
+  state: JsonValue;
+  outcome: Outcome;
+  error?: AgUiError;
+  warnings: Warning[];
+  /** `RUN_FINISHED.result`. */
+  result?: JsonValue;
+  /** Token usage of the terminal event. */
+  usage?: AgUiTokenUsage[];
+  /** The interrupts an `interrupt` outcome waits on. */
+  interrupts?: AgUiInterrupt[];
+  /** Tool calls a successful run left for the application to answer. */
+  pendingToolCallIds?: string[];
+}
+
+/** What `snapshot()` returns: {@link AgentApiSnapshot}, or {@link AgUiSnapshot} for AG-UI. */
+export type Snapshot = AgentApiSnapshot | AgUiSnapshot;
 
 /** One tool call, as {@link StreamAssembler.toolCalls} reports it. */
 export interface ToolCall {
   messageId: string;
   index: number;
-  /** `function_call`, `plugin_call` or `mcp_call`. */
+  /** `function_call`, `plugin_call` or `mcp_call`; `function` for AG-UI tool calls. */
   messageType: string;
   callId: string | null;
   name: string | null;
@@ -133,7 +251,7 @@ export interface ToolCall {
    */
   parsed: JsonValue | null;
   completed: boolean;
-  /** The `output` of the matching `*_output` message, once it arrived. */
+  /** The `output` of the matching `*_output` message (AG-UI: the tool result's `content`). */
   output: JsonValue | null;
 }
 

@@ -8,6 +8,8 @@
 //!   detection, limits, and the matching encoders.
 //! - [`assembler`]: [`StreamAssembler`](assembler::StreamAssembler), folding a byte stream split
 //!   anywhere into a snapshot of the run, with coalesced updates per chunk.
+//! - [`agui`]: AG-UI 1.0 types and events, and the `@ag-ui/client` pipeline (chunk expansion,
+//!   verification, apply).
 //! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
 //!   event streams (SSE or NDJSON bytes) call by call.
 //! - [`openai`]: OpenAI Responses and A2A streaming adapters (encoders, decoders, and the
@@ -23,6 +25,7 @@
     )
 )]
 
+pub mod agui;
 pub mod assembler;
 pub mod builder;
 pub mod codec;

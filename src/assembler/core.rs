@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::ag_ui::AgUiFold;
 use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChange};
 use super::detect::detect;
 use super::options::{AssemblerOptions, Protocol};
@@ -60,6 +61,7 @@ struct Inner {
     agent_api: AgentApiFold,
     /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
     adapter: crate::openai::AdapterFold,
+    ag_ui: AgUiFold,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
     pending: Vec<Update>,
@@ -80,6 +82,7 @@ impl StreamAssembler {
                 options,
                 agent_api: AgentApiFold::default(),
                 adapter: crate::openai::AdapterFold::default(),
+                ag_ui: AgUiFold::new(options.events()),
                 batch: Batch::default(),
                 pending: Vec::new(),
                 warnings: Vec::new(),
@@ -164,7 +167,25 @@ impl StreamAssembler {
     ///
     /// For `openai-responses`: the Responses `response` object as the official client
     /// accumulates it, plus `outcome` and `warnings`.
+    ///
+    /// For AG-UI: `{threadId, runId, messages, state, outcome, error?, warnings}` with
+    /// `messages` and `state` as `@ag-ui/client` 1.0 holds them after the same events, plus
+    /// `result`, `usage`, `interrupts` and `pendingToolCallIds` when the run reported them.
+    /// `error` is `{source: "client", code, message}` when the client rejected the stream, or
+    /// `{source: "run", message, code?}` after a `RUN_ERROR`.
     pub fn snapshot(&self) -> Value {
+        if self.inner.protocol == Some(Protocol::AgUi) {
+            let mut map = self.inner.ag_ui.snapshot();
+            map.insert(
+                "outcome".to_owned(),
+                Value::String(self.outcome().as_str().to_owned()),
+            );
+            map.insert(
+                "warnings".to_owned(),
+                serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
+            );
+            return Value::Object(map);
+        }
         let native = self.inner.protocol == Some(Protocol::OpenAiResponses);
         let mut map = if native {
             self.inner.adapter.responses_snapshot()
@@ -209,6 +230,9 @@ impl StreamAssembler {
     /// Every tool call so far (`function_call`, `plugin_call`, `mcp_call` messages), with raw
     /// arguments and the matching output.
     pub fn tool_calls(&self) -> Vec<ToolCall> {
+        if self.inner.protocol == Some(Protocol::AgUi) {
+            return self.inner.ag_ui.tool_calls();
+        }
         self.inner.agent_api.tool_calls()
     }
 
@@ -217,18 +241,27 @@ impl StreamAssembler {
     /// each call costs O(bytes received since), so reading parsed arguments after every chunk
     /// stays linear.
     pub fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+        if self.inner.protocol == Some(Protocol::AgUi) {
+            return self.inner.ag_ui.tool_call_changes();
+        }
         self.inner.agent_api.tool_call_changes()
     }
 
     /// The best-effort parse of one tool call's arguments (O(size of the arguments)).
     pub fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        if self.inner.protocol == Some(Protocol::AgUi) {
+            return self.inner.ag_ui.parsed_arguments(message_id, index);
+        }
         self.inner.agent_api.parsed_arguments(message_id, index)
     }
 }
 
 impl Inner {
     fn outcome(&self) -> Outcome {
-        let outcome = self.agent_api.outcome;
+        let outcome = match self.protocol {
+            Some(Protocol::AgUi) => self.ag_ui.outcome(),
+            _ => self.agent_api.outcome,
+        };
         if !outcome.is_settled() && (self.finished || self.failure.is_some()) {
             return Outcome::Truncated;
         }
@@ -271,7 +304,7 @@ impl Inner {
     }
 
     fn render(&mut self, batch: Batch, outcome: Outcome) {
-        if batch.is_empty() {
+        if batch.is_empty() && !self.ag_ui.has_changes() {
             return;
         }
         for warning in &batch.warnings {
@@ -281,11 +314,24 @@ impl Inner {
                 self.warnings_dropped += 1;
             }
         }
-        self.agent_api.render(batch, outcome, &mut self.pending);
+        if self.protocol == Some(Protocol::AgUi) {
+            self.ag_ui.render(batch, outcome, &mut self.pending);
+        } else {
+            self.agent_api.render(batch, outcome, &mut self.pending);
+        }
     }
 
     /// End of input without errors: settle a missing terminal event.
     fn settle_end(&mut self) -> Result<()> {
+        if self.protocol == Some(Protocol::AgUi) {
+            let mut cx = EventCx {
+                batch: &mut self.batch,
+                strict: self.options.strict(),
+                offset: 0,
+                sequence_number: None,
+            };
+            return self.ag_ui.settle_end(&mut cx);
+        }
         if self.agent_api.outcome.is_settled() {
             return Ok(());
         }
@@ -329,33 +375,25 @@ impl Inner {
                 }
             },
         };
+        let mut cx = EventCx {
+            batch: &mut self.batch,
+            strict: self.options.strict(),
+            offset: frame.offset(),
+            sequence_number: None,
+        };
         match protocol {
-            Protocol::AgentApi => {
-                let mut cx = EventCx {
-                    batch: &mut self.batch,
-                    strict: self.options.strict(),
-                    offset: frame.offset(),
-                    sequence_number: None,
-                };
-                self.agent_api.apply(data, &mut cx)
-            }
+            Protocol::AgentApi => self.agent_api.apply(data, &mut cx),
             Protocol::OpenAiResponses | Protocol::A2a => {
-                let mut cx = EventCx {
-                    batch: &mut self.batch,
-                    strict: self.options.strict(),
-                    offset: frame.offset(),
-                    sequence_number: None,
-                };
                 self.adapter
                     .apply(protocol, data, &mut self.agent_api, &mut cx)
             }
-            Protocol::AgUi => Err(Error::new(
-                ErrorCode::InvalidOption,
-                format!(
-                    "Assembling {} streams is not available in this version.",
-                    protocol.as_str()
-                ),
-            )),
+            Protocol::AgUi => self
+                .ag_ui
+                .apply(data, &mut cx)
+                .map_err(|e| match e.offset() {
+                    Some(_) => e,
+                    None => e.with_offset(frame.offset()),
+                }),
         }
     }
 

@@ -4,6 +4,7 @@
 //! Entry point: [`StreamAssembler`]. Tool-call arguments are parsed incrementally on demand
 //! ([`PartialJson`]).
 
+mod ag_ui;
 mod agent_api;
 /// The Agent API fold, for the protocol adapters that translate into it.
 pub(crate) mod agent_api_fold {

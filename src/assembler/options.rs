@@ -60,6 +60,7 @@ pub struct AssemblerOptions {
     strict: bool,
     limits: Limits,
     format: Format,
+    events: bool,
 }
 
 impl AssemblerOptions {
@@ -95,6 +96,18 @@ impl AssemblerOptions {
     pub fn with_format(mut self, format: Format) -> Self {
         self.format = format;
         self
+    }
+
+    /// AG-UI: also report every event delivered to the reducer as an `Update::Event`.
+    #[must_use]
+    pub fn with_events(mut self, events: bool) -> Self {
+        self.events = events;
+        self
+    }
+
+    /// Whether delivered AG-UI events are reported.
+    pub fn events(&self) -> bool {
+        self.events
     }
 
     /// The configured protocol (`None`: detect).

@@ -87,6 +87,35 @@ pub enum Update {
     },
     /// A tolerated violation.
     Warning(Warning),
+    /// AG-UI: a message's value changed other than by appends — it was minted whole (a tool
+    /// result, an activity, a snapshot message), replaced by a snapshot, had metadata merged,
+    /// an activity patched, a tool call added or an encrypted value attached. Carries the whole
+    /// message in AG-UI's wire shape; text and argument appends of the same batch for this
+    /// message are already in it and are not reported separately.
+    Replace {
+        /// The message id.
+        id: String,
+        /// The whole message (`{id, role, content?, toolCalls?, …}`).
+        message: Value,
+    },
+    /// AG-UI: the message list was reordered or had messages removed (a `MESSAGES_SNAPSHOT`
+    /// reconciliation, a tool result inserted after its call): every id, in the new order.
+    Order {
+        /// The message ids in order.
+        ids: Vec<String>,
+    },
+    /// AG-UI: the shared state changed (`STATE_SNAPSHOT`, `STATE_DELTA`); one per batch, with
+    /// the whole current state.
+    State {
+        /// The state after this batch.
+        state: Value,
+    },
+    /// AG-UI, with the `events` option: one event as delivered to the reducer (after chunk
+    /// expansion and verification), in order — what `@ag-ui/client` hands to `onEvent`.
+    Event {
+        /// The event, in wire shape.
+        event: Value,
+    },
 }
 
 /// A pending text or arguments append, keyed by (message slot, part index).

@@ -29,6 +29,20 @@ pub enum WarningCode {
     UnfinishedMessage,
     /// More warnings than the retention cap; later ones are counted, not kept.
     TooManyWarnings,
+    /// AG-UI: an event carried properties (or union members) the protocol does not describe;
+    /// they were stripped.
+    UnknownField,
+    /// AG-UI: a retired 0.x shape (`THINKING_*`, a legacy `null`, a `binary` part) was
+    /// translated to its 1.0 equivalent.
+    DeprecatedShape,
+    /// AG-UI: a JSON Patch (`STATE_DELTA`, `ACTIVITY_DELTA`) could not be applied; the document
+    /// was left as it was.
+    PatchFailed,
+    /// AG-UI: the producer declared a newer or unreadable protocol version.
+    ProtocolVersion,
+    /// AG-UI: an event the verifier accepts named something the reducer could not use (an id
+    /// collision, a missing target); it was skipped or adjusted as the client does.
+    InconsistentEvent,
 }
 
 impl WarningCode {
@@ -45,6 +59,11 @@ impl WarningCode {
             WarningCode::Truncated => "TRUNCATED",
             WarningCode::UnfinishedMessage => "UNFINISHED_MESSAGE",
             WarningCode::TooManyWarnings => "TOO_MANY_WARNINGS",
+            WarningCode::UnknownField => "UNKNOWN_FIELD",
+            WarningCode::DeprecatedShape => "DEPRECATED_SHAPE",
+            WarningCode::PatchFailed => "PATCH_FAILED",
+            WarningCode::ProtocolVersion => "PROTOCOL_VERSION",
+            WarningCode::InconsistentEvent => "INCONSISTENT_EVENT",
         }
     }
 }

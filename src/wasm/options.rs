@@ -37,7 +37,7 @@ fn get(value: &JsValue, key: &str) -> JsValue {
     Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Reads `{ protocol?, strict?, maxEventBytes?, format? }` for `StreamAssembler`.
+/// Reads `{ protocol?, strict?, maxEventBytes?, format?, events? }` for `StreamAssembler`.
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key, for an unknown key or a value of the wrong type.
@@ -76,6 +76,10 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
                 let limits = Limits::new().with_max_event_bytes(limit as usize)?;
                 options.with_limits(limits)
             }
+            "events" => match v.as_bool() {
+                Some(b) => options.with_events(b),
+                None => return Err(invalid("events must be a boolean".into()).with_field("events")),
+            },
             "format" => match v.as_string().as_deref() {
                 Some("auto") => options.with_format(Format::Auto),
                 Some("sse") => options.with_format(Format::Sse),

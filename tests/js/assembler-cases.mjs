@@ -40,6 +40,20 @@ export const RUN = sse([
   response(16, "completed", { completed_at: 1700000001 }),
 ]);
 
+/** A small AG-UI run: chunked text, a tool call, its result, a state delta. */
+export const AGUI_RUN = sse([
+  { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+  { type: "TEXT_MESSAGE_CHUNK", messageId: "m1", delta: "Héllo " },
+  { type: "TEXT_MESSAGE_CHUNK", delta: "中文 👩‍💻" },
+  { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "get_weather", parentMessageId: "m1" },
+  { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '{"city":' },
+  { type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: '"Oslo"}' },
+  { type: "TOOL_CALL_END", toolCallId: "c1" },
+  { type: "TOOL_CALL_RESULT", messageId: "t1m", toolCallId: "c1", content: "-3°C" },
+  { type: "STATE_DELTA", delta: [{ op: "add", path: "/lastCity", value: "Oslo" }] },
+  { type: "RUN_FINISHED", threadId: "t1", runId: "r1" },
+]);
+
 /** Folds text updates into `{messageId#index: text}`. */
 function foldText(updates, into = {}) {
   for (const u of updates) {
@@ -252,5 +266,59 @@ export const assemblerCases = {
       if (batch.some((u) => u.type === "text")) break;
     }
     assert.strictEqual(body.cancelled(), true, "breaking out cancels the body");
+  },
+
+  "StreamAssembler (AG-UI): a small stream assembles, any split, snapshot shape"(
+    { StreamAssembler }, assert,
+  ) {
+    const bytes = utf8(AGUI_RUN);
+    const expected = {
+      threadId: "t1",
+      runId: "r1",
+      messages: [
+        // Key order as serialised (the browser runner's deepStrictEqual compares it).
+        { role: "assistant", id: "m1", content: "Héllo 中文 👩‍💻",
+          toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+        { role: "tool", id: "t1m", content: "-3°C", toolCallId: "c1" },
+      ],
+      state: { lastCity: "Oslo" },
+      outcome: "completed",
+      warnings: [],
+    };
+    for (const step of [1, 5, 64, bytes.length]) {
+      const asm = new StreamAssembler();
+      const updates = [];
+      for (let i = 0; i < bytes.length; i += step) updates.push(...asm.push(bytes.subarray(i, i + step)));
+      updates.push(...asm.finish());
+      assert.strictEqual(asm.protocol, "ag-ui");
+      assert.strictEqual(asm.outcome, "completed");
+      assert.deepStrictEqual(asm.snapshot(), expected, `step ${step}`);
+      const calls = asm.toolCalls();
+      assert.strictEqual(calls.length, 1);
+      assert.deepStrictEqual(calls[0].parsed, { city: "Oslo" });
+      assert.strictEqual(calls[0].output, "-3°C");
+      assert.ok(updates.some((u) => u.type === "state"), "a state update");
+      assert.strictEqual(updates.at(-1).type === "response" || updates.some((u) => u.type === "response"), true);
+      asm.free();
+    }
+  },
+
+  "StreamAssembler (AG-UI): a sequencing violation fails the run as @ag-ui/client does"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler({ protocol: "ag-ui" });
+    const updates = asm.push(sse([
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "ghost", delta: "boo" },
+    ]));
+    const response = updates.filter((u) => u.type === "response").at(-1);
+    assert.strictEqual(response.outcome, "failed");
+    const snap = asm.snapshot();
+    assert.strictEqual(snap.error.source, "client");
+    assert.strictEqual(snap.error.code, "PROTOCOL_VIOLATION");
+    assert.ok(snap.error.message.includes("No active text message found with ID 'ghost'"));
+    const strict = new StreamAssembler({ protocol: "ag-ui", strict: true });
+    throwsCoded(assert, () => strict.push(sse([{ type: "TEXT_MESSAGE_END", messageId: "x" }])), "PROTOCOL_VIOLATION");
+    asm.free(); strict.free();
   },
 };

@@ -3,8 +3,8 @@
 // (no `any`), and narrow as documented.
 import { parseEvent, parseRequest, ResponseBuilder, StreamAssembler } from "agentwire";
 import type {
-  AgentEvent, AgentRequest, AgentwireError, ContentBuilder, ErrorCode, Message, MessageBuilder, Outcome,
-  ProduceContext, ResponseBuilderOptions, Snapshot, StreamOptions, ToolCall, ToolCallBuilder, Update,
+  AgentEvent, AgentRequest, AgentwireError, ContentBuilder, ErrorCode, JsonValue, Message, MessageBuilder,
+  Outcome, ProduceContext, ResponseBuilderOptions, Snapshot, StreamOptions, ToolCall, ToolCallBuilder, Update,
 } from "agentwire";
 
 const request: AgentRequest = parseRequest('{"input":[]}');
@@ -58,7 +58,22 @@ void input; void n; void stream;
     }
   }
   const snapshot: Snapshot = asm.snapshot();
-  const outputs: Message[] = snapshot.output;
+  // The snapshot is protocol-native: narrow it (Agent API has `output`, AG-UI `messages`).
+  const outputs: Message[] = "output" in snapshot ? snapshot.output : [];
+  if ("messages" in snapshot) {
+    const ids: string[] = snapshot.messages.map((m) => m.id);
+    const state: JsonValue = snapshot.state;
+    void ids; void state;
+  }
+  for (const u of updates) {
+    if (u.type === "state") {
+      const state: JsonValue = u.state;
+      void state;
+    } else if (u.type === "replace") {
+      const role: string = u.message.role;
+      void role;
+    }
+  }
   const calls: ToolCall[] = asm.toolCalls();
   const raw: string | undefined = calls[0]?.arguments;
   // @ts-expect-error not a protocol

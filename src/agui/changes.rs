@@ -1,0 +1,82 @@
+//! [`Changes`]: what applying events changed, coalesced, for a UI to re-render once per batch.
+
+use serde_json::Value;
+
+use crate::assembler::Warning;
+
+/// What a batch of events changed in a [`Client`](super::Client), coalesced: text appends per
+/// message and argument appends per tool call are joined; ids are listed once, first touched
+/// first. Cleared by the consumer ([`Changes::clear`]).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Changes {
+    /// The run's status, outcome or error changed.
+    pub run: bool,
+    /// Messages that appeared (`true`) or whose open/closed status changed (`false`).
+    pub messages: Vec<(String, bool)>,
+    /// Text appended to messages: (message id, appended text).
+    pub texts: Vec<(String, String)>,
+    /// Arguments appended to tool calls: (tool-call id, appended text).
+    pub arguments: Vec<(String, String)>,
+    /// Messages whose value changed other than by appends (replaced by a snapshot, metadata
+    /// merged, activity content patched, an encrypted value attached, minted whole).
+    pub replaced: Vec<String>,
+    /// The list was reordered or messages were removed.
+    pub order: bool,
+    /// The state changed.
+    pub state: bool,
+    /// The events delivered to the reducer, when recording was asked for.
+    pub events: Vec<Value>,
+    /// Tolerated oddities, with the client's texts.
+    pub warnings: Vec<Warning>,
+}
+
+fn append(list: &mut Vec<(String, String)>, id: &str, delta: &str) {
+    match list.last_mut() {
+        Some((last, text)) if last == id => text.push_str(delta),
+        _ => match list.iter_mut().rev().find(|(i, _)| i == id) {
+            Some((_, text)) => text.push_str(delta),
+            None => list.push((id.to_owned(), delta.to_owned())),
+        },
+    }
+}
+
+impl Changes {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        !self.run
+            && !self.order
+            && !self.state
+            && self.messages.is_empty()
+            && self.texts.is_empty()
+            && self.arguments.is_empty()
+            && self.replaced.is_empty()
+            && self.events.is_empty()
+            && self.warnings.is_empty()
+    }
+
+    /// Forgets everything recorded.
+    pub fn clear(&mut self) {
+        *self = Changes::default();
+    }
+
+    pub(crate) fn message(&mut self, id: &str, created: bool) {
+        match self.messages.iter_mut().find(|(m, _)| m == id) {
+            Some((_, c)) => *c |= created,
+            None => self.messages.push((id.to_owned(), created)),
+        }
+    }
+
+    pub(crate) fn text(&mut self, id: &str, delta: &str) {
+        append(&mut self.texts, id, delta);
+    }
+
+    pub(crate) fn arguments(&mut self, call_id: &str, delta: &str) {
+        append(&mut self.arguments, call_id, delta);
+    }
+
+    pub(crate) fn replaced(&mut self, id: &str) {
+        if !self.replaced.iter().any(|r| r == id) {
+            self.replaced.push(id.to_owned());
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! Folding AG-UI streams: the `@ag-ui/client` 1.0 pipeline ([`agui::Client`]) behind the
+//! assembler, turning its [`Changes`] into coalesced [`Update`]s and its messages and state
+//! into the AG-UI snapshot `{threadId, runId, messages, state, outcome, error?, warnings}`.
+//!
+//! Tolerant mode follows the client's fatal/non-fatal split: a fatal error (a malformed known
+//! field, a broken chunk stream, a sequencing violation) rejects the stream as the client does:
+//! the outcome becomes `failed` with `error: {source: "client", code, message}` and later
+//! events are ignored. Strict mode also raises it, and turns the client's warnings into errors.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::agent_api::{EventCx, ToolCall, ToolCallChange};
+use super::outcome::Outcome;
+use super::partial_json::PartialJson;
+use super::update::{Batch, Update};
+use super::warning::WarningCode;
+use crate::agui::{Changes, Client, Content, Message, RunFinishedOutcome, RunStatus};
+use crate::Result;
+
+/// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
+#[derive(Debug, Default)]
+struct Mirror {
+    parser: PartialJson,
+    /// The raw arguments the consumer has seen (to detect a replacement by a snapshot).
+    seen: String,
+    replaced: bool,
+    output_seen: bool,
+}
+
+/// The AG-UI fold.
+#[derive(Debug, Default)]
+pub(crate) struct AgUiFold {
+    client: Client,
+    changes: Changes,
+    record_events: bool,
+    tracking: bool,
+    mirrors: HashMap<String, Mirror>,
+    /// Messages replaced since the last `tool_call_changes` (their calls may have new
+    /// arguments that do not extend the old ones).
+    dirty: HashSet<String>,
+}
+
+fn message_type(m: &Message) -> &'static str {
+    match m {
+        Message::Tool(_) => "tool_result",
+        Message::Activity(_) => "activity",
+        Message::Reasoning(_) => "reasoning",
+        _ => "message",
+    }
+}
+
+fn content_value(content: &Content) -> Value {
+    serde_json::to_value(content).unwrap_or(Value::Null)
+}
+
+impl AgUiFold {
+    /// A fold that also reports each delivered event (`Update::Event`).
+    pub(crate) fn new(record_events: bool) -> Self {
+        AgUiFold {
+            client: Client::new().with_event_recording(record_events),
+            record_events,
+            ..AgUiFold::default()
+        }
+    }
+
+    /// Whether there are changes not yet rendered.
+    pub(crate) fn has_changes(&self) -> bool {
+        !self.changes.is_empty()
+    }
+
+    /// Runs one event payload through the client pipeline.
+    pub(crate) fn apply(&mut self, data: &str, cx: &mut EventCx<'_>) -> Result<()> {
+        let before = self.changes.warnings.len();
+        let result = self.client.push_str(data, &mut self.changes);
+        // The client's warnings go through the assembler (strict mode: the first is an error).
+        let warnings: Vec<_> = self.changes.warnings.drain(before..).collect();
+        if let Err(error) = result {
+            cx.batch.response = true;
+            if cx.strict {
+                return Err(error);
+            }
+        }
+        for w in warnings {
+            cx.warn(w.code, w.message)?;
+        }
+        if self.changes.run {
+            cx.batch.response = true;
+        }
+        Ok(())
+    }
+
+    /// The outcome so far (`Pending` while a run is open or none started).
+    pub(crate) fn outcome(&self) -> Outcome {
+        if self.client.rejection().is_some() {
+            return Outcome::Failed;
+        }
+        match &self.client.run().status {
+            RunStatus::Idle | RunStatus::Running => Outcome::Pending,
+            RunStatus::Finished(None | Some(RunFinishedOutcome::Success { .. })) => {
+                Outcome::Completed
+            }
+            RunStatus::Finished(Some(RunFinishedOutcome::Interrupt { .. })) => Outcome::Incomplete,
+            RunStatus::Finished(Some(RunFinishedOutcome::Cancelled)) => Outcome::Canceled,
+            RunStatus::Errored { .. } => Outcome::Failed,
+        }
+    }
+
+    /// Messages and tool calls left open.
+    pub(crate) fn open_items(&self) -> Vec<String> {
+        let mut open = Vec::new();
+        for m in self.client.messages() {
+            if self.client.is_open(m.id()) {
+                open.push(m.id().to_owned());
+            }
+            for tc in m.tool_calls() {
+                if self.client.is_call_open(&tc.id) {
+                    open.push(tc.id.clone());
+                }
+            }
+        }
+        open
+    }
+
+    /// End of input: a run left open is truncated (a warning; an error in strict mode).
+    pub(crate) fn settle_end(&self, cx: &mut EventCx<'_>) -> Result<()> {
+        if self.outcome().is_settled() {
+            return Ok(());
+        }
+        let open = self.open_items();
+        let message = if open.is_empty() {
+            "The stream ended without a terminal event (RUN_FINISHED or RUN_ERROR).".to_owned()
+        } else {
+            format!(
+                "The stream ended without a terminal event (RUN_FINISHED or RUN_ERROR); left open: {}.",
+                open.join(", ")
+            )
+        };
+        cx.warn(WarningCode::Truncated, message)
+    }
+
+    fn error_value(&self) -> Option<Value> {
+        let mut map = Map::new();
+        if let Some(error) = self.client.rejection() {
+            map.insert("source".into(), Value::from("client"));
+            map.insert("code".into(), Value::from(error.code().as_str()));
+            map.insert("message".into(), Value::from(error.message()));
+            return Some(Value::Object(map));
+        }
+        match &self.client.run().status {
+            RunStatus::Errored { message, code } => {
+                map.insert("source".into(), Value::from("run"));
+                if let Some(code) = code {
+                    map.insert("code".into(), Value::from(code.as_str()));
+                }
+                map.insert("message".into(), Value::from(message.as_str()));
+                Some(Value::Object(map))
+            }
+            _ => None,
+        }
+    }
+
+    fn status(&self, outcome: Outcome) -> &'static str {
+        match outcome {
+            Outcome::Pending => match self.client.run().status {
+                RunStatus::Idle => "created",
+                _ => "in_progress",
+            },
+            Outcome::Completed => "completed",
+            Outcome::Failed => "failed",
+            Outcome::Canceled => "canceled",
+            Outcome::Incomplete => "interrupted",
+            Outcome::Rejected => "rejected",
+            Outcome::Truncated => "truncated",
+        }
+    }
+
+    /// Renders the recorded changes (and the batch's warnings) as updates.
+    pub(crate) fn render(&mut self, batch: Batch, outcome: Outcome, out: &mut Vec<Update>) {
+        let changes = std::mem::take(&mut self.changes);
+        if self.tracking {
+            self.dirty.extend(changes.replaced.iter().cloned());
+        }
+        let messages = self.client.messages();
+        let by_id: HashMap<&str, &Message> = if changes.messages.is_empty()
+            && changes.replaced.is_empty()
+            && changes.arguments.is_empty()
+        {
+            HashMap::new()
+        } else {
+            messages.iter().rev().map(|m| (m.id(), m)).collect()
+        };
+        if batch.response || changes.run {
+            out.push(Update::Response {
+                status: self.status(outcome).to_owned(),
+                id: self.client.run().run_id.clone(),
+                outcome,
+                error: self.error_value(),
+                usage: self
+                    .client
+                    .run()
+                    .usage
+                    .as_ref()
+                    .and_then(|u| serde_json::to_value(u).ok()),
+            });
+        }
+        for (id, created) in &changes.messages {
+            if let Some(m) = by_id.get(id.as_str()) {
+                let open = self.client.is_open(id)
+                    || m.tool_calls()
+                        .iter()
+                        .any(|tc| self.client.is_call_open(&tc.id));
+                out.push(Update::Message {
+                    id: id.clone(),
+                    role: Some(m.role().to_owned()),
+                    message_type: message_type(m).to_owned(),
+                    status: if open { "in_progress" } else { "completed" }.to_owned(),
+                    created: *created,
+                });
+            }
+        }
+        if changes.order {
+            out.push(Update::Order {
+                ids: messages.iter().map(|m| m.id().to_owned()).collect(),
+            });
+        }
+        for id in &changes.replaced {
+            if let Some(m) = by_id.get(id.as_str()) {
+                out.push(Update::Replace {
+                    id: id.clone(),
+                    message: serde_json::to_value(m).unwrap_or(Value::Null),
+                });
+            }
+        }
+        let replaced = |id: &str| changes.replaced.iter().any(|r| r == id);
+        for (id, delta) in changes.texts {
+            if !replaced(&id) {
+                out.push(Update::Text {
+                    message_id: id,
+                    index: 0,
+                    delta,
+                    replace: false,
+                });
+            }
+        }
+        for (call_id, delta) in changes.arguments {
+            let found = messages.iter().find_map(|m| {
+                m.tool_calls()
+                    .iter()
+                    .position(|tc| tc.id == call_id)
+                    .map(|i| (m, i))
+            });
+            if let Some((m, index)) = found {
+                if replaced(m.id()) {
+                    continue;
+                }
+                out.push(Update::Arguments {
+                    message_id: m.id().to_owned(),
+                    index,
+                    name: m.tool_calls().get(index).map(|tc| tc.function.name.clone()),
+                    call_id: Some(call_id),
+                    delta,
+                    replace: false,
+                });
+            }
+        }
+        if changes.state {
+            out.push(Update::State {
+                state: self.client.state().clone(),
+            });
+        }
+        if self.record_events {
+            out.extend(
+                changes
+                    .events
+                    .into_iter()
+                    .map(|event| Update::Event { event }),
+            );
+        }
+        out.extend(batch.warnings.into_iter().map(Update::Warning));
+    }
+
+    /// The AG-UI snapshot (without `outcome` and `warnings`, which the assembler adds).
+    pub(crate) fn snapshot(&self) -> Map<String, Value> {
+        let run = self.client.run();
+        let mut map = Map::new();
+        let opt = |s: &Option<String>| s.clone().map(Value::String).unwrap_or(Value::Null);
+        map.insert("threadId".into(), opt(&run.thread_id));
+        map.insert("runId".into(), opt(&run.run_id));
+        map.insert(
+            "messages".into(),
+            serde_json::to_value(self.client.messages()).unwrap_or(Value::Array(Vec::new())),
+        );
+        map.insert("state".into(), self.client.state().clone());
+        if let Some(error) = self.error_value() {
+            map.insert("error".into(), error);
+        }
+        if let Some(result) = &run.result {
+            map.insert("result".into(), result.clone());
+        }
+        if let Some(usage) = &run.usage {
+            map.insert(
+                "usage".into(),
+                serde_json::to_value(usage).unwrap_or(Value::Null),
+            );
+        }
+        if !run.pending_interrupts.is_empty() {
+            map.insert(
+                "interrupts".into(),
+                serde_json::to_value(&run.pending_interrupts).unwrap_or(Value::Null),
+            );
+        }
+        if !run.pending_tool_call_ids.is_empty() {
+            map.insert(
+                "pendingToolCallIds".into(),
+                serde_json::to_value(&run.pending_tool_call_ids).unwrap_or(Value::Null),
+            );
+        }
+        map
+    }
+
+    fn output_of(&self, call_id: &str) -> Option<Value> {
+        self.client.messages().iter().find_map(|m| match m {
+            Message::Tool(t) if t.tool_call_id == call_id => Some(content_value(&t.content)),
+            _ => None,
+        })
+    }
+
+    /// Every tool call of every assistant message.
+    pub(crate) fn tool_calls(&self) -> Vec<ToolCall> {
+        let mut calls = Vec::new();
+        for m in self.client.messages() {
+            for (index, tc) in m.tool_calls().iter().enumerate() {
+                calls.push(ToolCall {
+                    message_id: m.id().to_owned(),
+                    index,
+                    message_type: "function".to_owned(),
+                    call_id: Some(tc.id.clone()),
+                    name: Some(tc.function.name.clone()),
+                    arguments: tc.function.arguments.clone(),
+                    completed: !self.client.is_call_open(&tc.id),
+                    output: self.output_of(&tc.id),
+                });
+            }
+        }
+        calls
+    }
+
+    /// Every tool call with what changed since the last call (O(bytes received since)).
+    pub(crate) fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+        self.tracking = true;
+        let dirty = std::mem::take(&mut self.dirty);
+        let outputs: HashMap<&str, Value> = self
+            .client
+            .messages()
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool(t) => Some((t.tool_call_id.as_str(), content_value(&t.content))),
+                _ => None,
+            })
+            .collect();
+        let mut changes = Vec::new();
+        for m in self.client.messages() {
+            for (index, tc) in m.tool_calls().iter().enumerate() {
+                let args = tc.function.arguments.as_str();
+                let mirror = self.mirrors.entry(tc.id.clone()).or_insert_with(|| Mirror {
+                    replaced: true,
+                    ..Mirror::default()
+                });
+                if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
+                    mirror.parser = PartialJson::new();
+                    mirror.seen.clear();
+                    mirror.replaced = true;
+                }
+                let delta = args.get(mirror.seen.len()..).unwrap_or("");
+                mirror.parser.push(delta);
+                mirror.seen.push_str(delta);
+                let raw_replace = std::mem::take(&mut mirror.replaced);
+                let raw_delta = if raw_replace {
+                    args.to_owned()
+                } else {
+                    delta.to_owned()
+                };
+                let output = match outputs.get(tc.id.as_str()) {
+                    Some(v) if !mirror.output_seen => {
+                        mirror.output_seen = true;
+                        Some(v.clone())
+                    }
+                    _ => None,
+                };
+                changes.push(ToolCallChange {
+                    message_id: m.id().to_owned(),
+                    index,
+                    message_type: "function".to_owned(),
+                    call_id: Some(tc.id.clone()),
+                    name: Some(tc.function.name.clone()),
+                    completed: !self.client.is_call_open(&tc.id),
+                    raw_delta,
+                    raw_replace,
+                    ops: mirror.parser.take_ops(),
+                    output,
+                });
+            }
+        }
+        changes
+    }
+
+    /// The best-effort parsed arguments of a tool call.
+    pub(crate) fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        let m = self
+            .client
+            .messages()
+            .iter()
+            .find(|m| m.id() == message_id)?;
+        let tc = m.tool_calls().get(index)?;
+        let mut parser = PartialJson::new();
+        parser.push(&tc.function.arguments);
+        parser.value()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::assembler::{AssemblerOptions, Protocol, StreamAssembler, Update};
+    use serde_json::json;
+
+    fn sse(events: &[serde_json::Value]) -> String {
+        events.iter().map(|e| format!("data: {e}\n\n")).collect()
+    }
+
+    #[test]
+    fn assembles_text_tool_calls_and_state_with_coalesced_updates() {
+        let stream = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1"}),
+            json!({"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}),
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hel"}),
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lo"}),
+            json!({"type":"TEXT_MESSAGE_END","messageId":"m1"}),
+            json!({"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1"}),
+            json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\":"}),
+            json!({"type":"STATE_SNAPSHOT","snapshot":{"n":1}}),
+            json!({"type":"STATE_DELTA","delta":[{"op":"replace","path":"/n","value":2}]}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        let (a, b) = stream.as_bytes().split_at(stream.find("Hel").unwrap() + 1);
+        let first = asm.push(a).unwrap();
+        assert_eq!(asm.protocol(), Some(Protocol::AgUi));
+        assert!(
+            matches!(first.first(), Some(Update::Response { status, .. }) if status == "in_progress"),
+            "{first:?}"
+        );
+        let second = asm.push(b).unwrap();
+        // The tool call joined m1 in the second batch: one Replace carries the whole message
+        // (its text included), so no separate Text append is reported for m1.
+        assert!(second.iter().any(
+            |u| matches!(u, Update::Replace { message, .. } if message["content"] == "Hello")
+        ));
+        assert!(!second.iter().any(|u| matches!(u, Update::Text { .. })));
+        assert!(second
+            .iter()
+            .any(|u| matches!(u, Update::State { state } if state == &json!({"n":2}))));
+        assert_eq!(asm.tool_calls()[0].arguments, "{\"a\":");
+        assert_eq!(asm.parsed_arguments("m1", 0), Some(json!({})));
+        let fin = asm.finish().unwrap();
+        assert!(fin
+            .iter()
+            .any(|u| matches!(u, Update::Warning(w) if w.message.contains("c1"))));
+        let snap = asm.snapshot();
+        assert_eq!(snap["outcome"], "truncated");
+        assert_eq!(snap["threadId"], "t1");
+        assert_eq!(
+            snap["messages"],
+            json!([{"id":"m1","role":"assistant","content":"Hello","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":"}}]}])
+        );
+        assert_eq!(snap["state"], json!({"n":2}));
+    }
+
+    #[test]
+    fn fatal_errors_fail_the_run_like_the_client() {
+        let stream = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1"}),
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"x"}),
+            json!({"type":"TEXT_MESSAGE_START","messageId":"m2"}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        let updates = asm.push(stream.as_bytes()).unwrap();
+        assert!(updates.iter().any(
+            |u| matches!(u, Update::Response { outcome, .. } if outcome.as_str() == "failed")
+        ));
+        let snap = asm.snapshot();
+        assert_eq!(snap["error"]["source"], "client");
+        assert!(snap["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("No active text message found with ID 'nope'"));
+        assert_eq!(snap["messages"], json!([]));
+        let mut strict = StreamAssembler::new(AssemblerOptions::new().with_strict(true));
+        let err = strict.push(stream.as_bytes()).unwrap_err();
+        assert_eq!(err.code().as_str(), "PROTOCOL_VIOLATION");
+        assert_eq!(strict.outcome().as_str(), "failed");
+    }
+
+    #[test]
+    fn run_error_and_outcomes() {
+        let stream = sse(&[json!({"type":"RUN_ERROR","message":"boom","code":"E1"})]);
+        let mut asm =
+            StreamAssembler::new(AssemblerOptions::new().with_protocol(Some(Protocol::AgUi)));
+        asm.push(stream.as_bytes()).unwrap();
+        asm.finish().unwrap();
+        let snap = asm.snapshot();
+        assert_eq!(snap["outcome"], "failed");
+        assert_eq!(
+            snap["error"],
+            json!({"source":"run","code":"E1","message":"boom"})
+        );
+        let stream = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r"}),
+            json!({"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approval"}]}}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        asm.push(stream.as_bytes()).unwrap();
+        asm.finish().unwrap();
+        let snap = asm.snapshot();
+        assert_eq!(snap["outcome"], "incomplete");
+        assert_eq!(snap["interrupts"][0]["id"], "i1");
+    }
+}
