@@ -55,8 +55,16 @@ export class StreamAssembler {
   }
 
   toolCalls() {
-    for (const change of this.#live().toolCallChanges()) {
-      const key = `${change.messageId}#${change.index}`;
+    // The core lists every current call (in message and part order) with what changed since
+    // the last look; a call it no longer lists (its part stopped being a data part) is dropped.
+    const changes = this.#live().toolCallChanges();
+    const keys = changes.map((change) => `${change.messageId}#${change.index}`);
+    if (this.#calls.size > keys.length || keys.some((key) => !this.#calls.has(key))) {
+      const live = new Set(keys);
+      for (const key of this.#calls.keys()) if (!live.has(key)) this.#calls.delete(key);
+    }
+    for (const [i, change] of changes.entries()) {
+      const key = keys[i];
       const previous = this.#calls.get(key);
       const unchanged = previous !== undefined && change.rawDelta === "" && !change.rawReplace
         && change.ops.length === 0 && change.output === undefined
@@ -77,7 +85,7 @@ export class StreamAssembler {
         output: change.output !== undefined ? change.output : (previous?.output ?? null),
       }));
     }
-    return [...this.#calls.values()];
+    return keys.map((key) => this.#calls.get(key));
   }
 
   free() {

@@ -184,6 +184,20 @@ fn arguments_of(content: &Content) -> Option<&str> {
     }
 }
 
+/// A call's arguments as the raw text consumers see (`ToolCall::arguments`): the string as
+/// received; `""` when absent or null; the JSON text of any other value. `None` when the part
+/// is not a data part (not a call).
+fn raw_arguments(content: &Content) -> Option<Cow<'_, str>> {
+    match &content.body {
+        ContentBody::Data { data } => Some(match data.as_ref().and_then(|d| d.get("arguments")) {
+            Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
+            None | Some(Value::Null) => Cow::Borrowed(""),
+            Some(other) => Cow::Owned(other.to_string()),
+        }),
+        _ => None,
+    }
+}
+
 /// The Agent API fold: everything known about the run so far.
 #[derive(Debug)]
 pub(crate) struct AgentApiFold {
@@ -503,22 +517,26 @@ impl AgentApiFold {
             (ContentBody::Data { data: stored }, ContentBody::Data { data: Some(new) }) => {
                 let stored = stored.get_or_insert_with(JsonMap::new);
                 let old_is_string = stored.get("arguments").is_some_and(Value::is_string);
-                let piece = new
-                    .get("arguments")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
+                // `None`: the delta leaves the arguments alone; `Some(None)`: it changes them
+                // in a way that is not a string append.
+                let piece = new.get("arguments").map(|v| v.as_str().map(str::to_owned));
                 merge_data_into(stored, new);
                 if is_call {
-                    match (
-                        piece,
-                        old_is_string,
-                        stored.get("arguments").and_then(Value::as_str),
-                    ) {
-                        (Some(piece), true, Some(_)) => args_delta = Some((piece, false)),
-                        (Some(_), false, Some(whole)) => {
-                            args_delta = Some((whole.to_owned(), true))
+                    let new_is_string = stored.get("arguments").is_some_and(Value::is_string);
+                    match piece {
+                        None => {}
+                        // The merge rule concatenates strings: the raw text grew by `piece`.
+                        Some(Some(piece)) if old_is_string && new_is_string => {
+                            args_delta = Some((piece, false));
                         }
-                        _ => {}
+                        Some(_) => {
+                            let whole = match stored.get("arguments") {
+                                Some(Value::String(s)) => s.clone(),
+                                None | Some(Value::Null) => String::new(),
+                                Some(other) => other.to_string(),
+                            };
+                            args_delta = Some((whole, true));
+                        }
                     }
                 }
                 changed_other = true;
@@ -540,8 +558,8 @@ impl AgentApiFold {
         }
         if let Some((delta, replace)) = args_delta {
             if track {
-                let mirror = part.mirror.get_or_insert_with(Box::default);
-                feed_mirror(mirror, &delta, replace);
+                let whole = arguments_of(&part.content).unwrap_or("");
+                update_mirror(&mut part.mirror, whole, &delta, replace);
             }
             cx.batch.arguments(slot, index, &delta, replace);
         }
@@ -588,8 +606,8 @@ impl AgentApiFold {
                     _ => cx.batch.touch_content(slot, index),
                 }
                 if is_call {
-                    if let Some(args) = arguments_of(&content) {
-                        cx.batch.arguments(slot, index, args, false);
+                    if let Some(args) = raw_arguments(&content).filter(|a| !a.is_empty()) {
+                        cx.batch.arguments(slot, index, &args, false);
                     }
                 }
                 let mut part = PartSlot {
@@ -599,11 +617,9 @@ impl AgentApiFold {
                     mirror: None,
                 };
                 if track && is_call {
-                    let mut mirror = Box::<ArgumentsMirror>::default();
-                    if let Some(args) = arguments_of(&part.content) {
-                        feed_mirror(&mut mirror, args, true);
+                    if let Some(args) = raw_arguments(&part.content) {
+                        update_mirror(&mut part.mirror, &args, &args, true);
                     }
-                    part.mirror = Some(mirror);
                 }
                 *part_slot = Some(part);
             }
@@ -633,25 +649,26 @@ impl AgentApiFold {
                     }
                 }
                 if is_call {
-                    let old = arguments_of(&part.content).map(str::to_owned);
-                    match (old.as_deref(), arguments_of(&content)) {
-                        (Some(old), Some(new)) if old == new => {}
-                        (Some(old), Some(new)) if new.starts_with(old) => {
-                            let rest = new.get(old.len()..).unwrap_or("");
-                            if track {
-                                let mirror = part.mirror.get_or_insert_with(Box::default);
-                                feed_mirror(mirror, rest, false);
+                    // A part that stops being a data part stops being a call: its arguments are
+                    // not reported. One that becomes a data part starts over (a replace).
+                    let old = raw_arguments(&part.content);
+                    if let Some(new) = raw_arguments(&content) {
+                        if old.as_deref() != Some(new.as_ref()) {
+                            match old.as_deref().and_then(|old| new.strip_prefix(old)) {
+                                Some(rest) => {
+                                    if track {
+                                        update_mirror(&mut part.mirror, &new, rest, false);
+                                    }
+                                    cx.batch.arguments(slot, index, rest, false);
+                                }
+                                None => {
+                                    if track {
+                                        update_mirror(&mut part.mirror, &new, &new, true);
+                                    }
+                                    cx.batch.arguments(slot, index, &new, true);
+                                }
                             }
-                            cx.batch.arguments(slot, index, rest, false);
                         }
-                        (_, Some(new)) => {
-                            if track {
-                                let mirror = part.mirror.get_or_insert_with(Box::default);
-                                feed_mirror(mirror, new, true);
-                            }
-                            cx.batch.arguments(slot, index, new, true);
-                        }
-                        (_, None) => {}
                     }
                 }
                 part.content.body = content.body;
@@ -711,9 +728,14 @@ impl AgentApiFold {
                 }
                 let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
                 let old = &mut stored.message;
-                if old.status != message.status || old.role != message.role {
+                if old.status != message.status
+                    || old.role != message.role
+                    || old.message_type != message.message_type
+                {
                     cx.batch.touch_message(slot, false);
                 }
+                let becomes_call =
+                    !is_call_type(&old.message_type) && is_call_type(&message.message_type);
                 old.message_type = message.message_type;
                 old.status = message.status;
                 old.role = message.role.or(old.role.take());
@@ -725,6 +747,15 @@ impl AgentApiFold {
                 old.sequence_number = seq;
                 for (key, value) in message.extra {
                     old.extra.insert(key, value);
+                }
+                if becomes_call {
+                    // Its data parts are calls from now on: report the arguments they hold.
+                    for (index, part) in stored.parts.iter().enumerate() {
+                        let Some(part) = part else { continue };
+                        if let Some(args) = raw_arguments(&part.content).filter(|a| !a.is_empty()) {
+                            cx.batch.arguments(slot, index, &args, true);
+                        }
+                    }
                 }
                 slot
             }
@@ -906,6 +937,25 @@ fn overlay_body(stored: &mut ContentBody, new: ContentBody) {
             }
         }
         (stored, new) => *stored = new,
+    }
+}
+
+/// Feeds a change of a call's arguments (`delta`, or with `replace` the whole new value) to its
+/// mirror. A part without a mirror yet (it became a call after tracking started) gets one built
+/// from `whole`, the arguments after the change, so its parse never misses a prefix.
+fn update_mirror(
+    mirror: &mut Option<Box<ArgumentsMirror>>,
+    whole: &str,
+    delta: &str,
+    replace: bool,
+) {
+    match mirror {
+        Some(mirror) => feed_mirror(mirror, delta, replace),
+        None => {
+            let mut fresh = Box::<ArgumentsMirror>::default();
+            feed_mirror(&mut fresh, whole, true);
+            *mirror = Some(fresh);
+        }
     }
 }
 
