@@ -308,6 +308,9 @@ impl AgentApiFold {
         let Some(content_type) = lean.content_type.as_deref() else {
             return Ok(None);
         };
+        if content_type == "data" {
+            return self.apply_lean_arguments(&lean, cx);
+        }
         // Text deltas are the hot path; everything else goes through `Content`.
         let is_text_delta = content_type == "text"
             && lean.delta == Some(true)
@@ -368,6 +371,91 @@ impl AgentApiFold {
                     part.content.status = Some(RunStatus::from_wire(status));
                 }
             }
+        }
+        Ok(Some(()))
+    }
+
+    /// The fast path for a tool call's streamed arguments: a `delta: true` data event whose
+    /// `data` is exactly `{"arguments": "<text>"}`, onto an existing data part whose arguments
+    /// are a string, in a message that is not completed. It does what `merge_delta` does for
+    /// that event (string append, an arguments update, the mirror fed), without building a
+    /// `Content`. `Ok(None)` hands every other event to the full path.
+    fn apply_lean_arguments(
+        &mut self,
+        lean: &LeanEvent<'_>,
+        cx: &mut EventCx<'_>,
+    ) -> Result<Option<()>> {
+        let piece = match lean.rest.as_slice() {
+            [(key, Value::Object(data))] | [_, (key, Value::Object(data))]
+                if key == "data"
+                    && data.len() == 1
+                    && lean
+                        .rest
+                        .iter()
+                        .all(|(k, v)| k == "data" || (k == "error" && v.is_null())) =>
+            {
+                match data.get("arguments") {
+                    Some(Value::String(piece)) => piece,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        if lean.delta != Some(true)
+            || lean.text.is_some()
+            || !matches!(lean.status.as_deref(), None | Some("in_progress"))
+        {
+            return Ok(None);
+        }
+        let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) else {
+            return Ok(None);
+        };
+        let Some(slot) = self.lookup(msg_id) else {
+            return Ok(None);
+        };
+        let Ok(index) = usize::try_from(index) else {
+            return Ok(None);
+        };
+        let appendable = self.messages.get(slot).is_some_and(|m| {
+            m.message.status != RunStatus::Completed
+                && matches!(
+                    m.parts.get(index),
+                    Some(Some(PartSlot {
+                        content: Content {
+                            body: ContentBody::Data { data: Some(d) },
+                            ..
+                        },
+                        ..
+                    })) if d.get("arguments").is_some_and(Value::is_string)
+                )
+        });
+        if !appendable {
+            return Ok(None);
+        }
+        if !self.accept_sequence(lean.sequence_number.0, cx)? {
+            return Ok(Some(()));
+        }
+        let track = self.track_arguments;
+        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
+        let is_call = is_call_type(&message.message.message_type);
+        let Some(Some(part)) = message.parts.get_mut(index) else {
+            return Err(internal());
+        };
+        part.from_deltas = true;
+        let ContentBody::Data { data: Some(data) } = &mut part.content.body else {
+            return Err(internal());
+        };
+        let Some(Value::String(stored)) = data.get_mut("arguments") else {
+            return Err(internal());
+        };
+        stored.push_str(piece);
+        if is_call {
+            if track {
+                update_mirror(&mut part.mirror, stored, piece, false);
+            }
+            cx.batch.arguments(slot, index, piece, false);
+        } else {
+            cx.batch.touch_content(slot, index);
         }
         Ok(Some(()))
     }
@@ -520,7 +608,9 @@ impl AgentApiFold {
                 // `None`: the delta leaves the arguments alone; `Some(None)`: it changes them
                 // in a way that is not a string append.
                 let piece = new.get("arguments").map(|v| v.as_str().map(str::to_owned));
+                let only_arguments = new.len() == 1 && piece.is_some();
                 merge_data_into(stored, new);
+                changed_other = true;
                 if is_call {
                     let new_is_string = stored.get("arguments").is_some_and(Value::is_string);
                     match piece {
@@ -528,6 +618,9 @@ impl AgentApiFold {
                         // The merge rule concatenates strings: the raw text grew by `piece`.
                         Some(Some(piece)) if old_is_string && new_is_string => {
                             args_delta = Some((piece, false));
+                            // The arguments update says it all: no content update carrying
+                            // the whole part (O(arguments) per delta, quadratic per call).
+                            changed_other = !only_arguments;
                         }
                         Some(_) => {
                             let whole = match stored.get("arguments") {
@@ -539,13 +632,15 @@ impl AgentApiFold {
                         }
                     }
                 }
-                changed_other = true;
             }
             (stored, new) => {
                 // Audio, file, video, unknown: the fields the delta carries are set.
                 overlay_body(stored, new);
                 changed_other = true;
             }
+        }
+        if !content.extra.is_empty() || content.error.is_some() {
+            changed_other = true;
         }
         for (key, value) in content.extra {
             part.content.extra.insert(key, value);
