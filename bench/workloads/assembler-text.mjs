@@ -2,7 +2,9 @@
 // characters, 4 messages), the same bytes cut at seeded points into 4–16 KB chunks (network-like)
 // and into 64–512 B chunks, against the JS pipeline a UI would write by hand:
 // TextDecoder({stream: true}) + eventsource-parser 3.1.1 + JSON.parse + a Map accumulator.
-// Both sides push every chunk, finish, and end with the text of every part.
+// Both sides push every chunk, finish, and end with the text of every part: agentwire's by folding
+// the text updates push() returns (what a UI renders), the baseline's in its Map. A third row
+// reads the text from snapshot() instead (one more crossing of all the text), without a target.
 import assert from "node:assert/strict";
 import { createParser } from "eventsource-parser";
 import { chunkBytes, textDeltaStream } from "../fixtures.mjs";
@@ -17,7 +19,28 @@ function setup(min, max) {
   };
 }
 
+function fold(texts, updates) {
+  for (const u of updates) {
+    if (u.type === "text") {
+      const key = `${u.messageId}#${u.index}`;
+      texts.set(key, u.replace ? u.delta : (texts.get(key) ?? "") + u.delta);
+    }
+  }
+}
+
 function ours({ StreamAssembler }, { chunks }) {
+  const asm = new StreamAssembler();
+  try {
+    const texts = new Map();
+    for (const chunk of chunks) fold(texts, asm.push(chunk));
+    fold(texts, asm.finish());
+    return { texts, outcome: asm.outcome };
+  } finally {
+    asm.free();
+  }
+}
+
+function oursSnapshot({ StreamAssembler }, { chunks }) {
   const asm = new StreamAssembler();
   try {
     for (const chunk of chunks) asm.push(chunk);
@@ -80,4 +103,11 @@ const common = {
 export default [
   { ...common, name: "assembler: 100k text deltas, 4–16 KB chunks", setup: setup(4096, 16384) },
   { ...common, name: "assembler: 100k text deltas, 64–512 B chunks", setup: setup(64, 512) },
+  {
+    ...common,
+    name: "assembler: 100k text deltas, 4–16 KB chunks, text read from snapshot()",
+    setup: setup(4096, 16384),
+    agentwire: oursSnapshot,
+    targets: undefined,
+  },
 ];

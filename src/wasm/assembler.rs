@@ -15,6 +15,19 @@ use crate::assembler::{Op, PathSegment, StreamAssembler, ToolCallChange};
 #[wasm_bindgen(js_name = StreamAssemblerCore)]
 pub struct StreamAssemblerCore {
     inner: StreamAssembler,
+    /// What the JS mirror was last told about each call, in list order (see `toolCallChanges`).
+    seen: Vec<CallMeta>,
+}
+
+/// The identity and metadata of a tool call as last sent to the JS mirror.
+#[derive(PartialEq)]
+struct CallMeta {
+    message_id: String,
+    index: usize,
+    message_type: String,
+    call_id: Option<String>,
+    name: Option<String>,
+    completed: bool,
 }
 
 #[wasm_bindgen(js_class = StreamAssemblerCore)]
@@ -24,6 +37,7 @@ impl StreamAssemblerCore {
     pub fn new(options: JsValue) -> Result<StreamAssemblerCore, JsValue> {
         Ok(StreamAssemblerCore {
             inner: StreamAssembler::new(assembler_options(&options)?),
+            seen: Vec::new(),
         })
     }
 
@@ -70,16 +84,51 @@ impl StreamAssemblerCore {
         self.inner.protocol().map(|p| p.as_str().to_owned())
     }
 
-    /// Tool calls with what changed since the last call (raw appends and parsed-value ops).
+    /// Tool calls with what changed since the last call (raw appends and parsed-value ops),
+    /// one entry per current call, in order. When the list of calls is the one of the previous
+    /// call, entries are compact: `0` for a call that did not change, otherwise only the fields
+    /// that changed (no `messageId`; the JS mirror keys it by position). Otherwise every entry
+    /// is a full record with `messageId` and `index`. Sending only what changed keeps reading
+    /// parsed arguments after every chunk cheap: each string crossing costs a decode.
     #[wasm_bindgen(js_name = toolCallChanges)]
     pub fn tool_call_changes(&mut self) -> Result<JsValue, JsValue> {
-        let changes: Vec<ChangeJs> = self
-            .inner
-            .tool_call_changes()
-            .into_iter()
-            .map(ChangeJs::from)
-            .collect();
-        Ok(to_js(&changes)?)
+        let changes = self.inner.tool_call_changes();
+        let same_list = changes.len() == self.seen.len()
+            && changes
+                .iter()
+                .zip(&self.seen)
+                .all(|(c, s)| c.message_id == s.message_id && c.index == s.index);
+        let mut seen = Vec::with_capacity(changes.len());
+        let mut out = Vec::with_capacity(changes.len());
+        for (position, change) in changes.into_iter().enumerate() {
+            let meta = CallMeta {
+                message_id: change.message_id.clone(),
+                index: change.index,
+                message_type: change.message_type.clone(),
+                call_id: change.call_id.clone(),
+                name: change.name.clone(),
+                completed: change.completed,
+            };
+            let entry = match self.seen.get(position).filter(|_| same_list) {
+                None => Entry::Full(ChangeJs::from(change)),
+                Some(before) => {
+                    let unchanged = change.raw_delta.is_empty()
+                        && !change.raw_replace
+                        && change.ops.is_empty()
+                        && change.output.is_none()
+                        && *before == meta;
+                    if unchanged {
+                        Entry::Unchanged(0)
+                    } else {
+                        Entry::Compact(CompactJs::new(change, before))
+                    }
+                }
+            };
+            out.push(entry);
+            seen.push(meta);
+        }
+        self.seen = seen;
+        Ok(to_js(&out)?)
     }
 
     fn updates(
@@ -95,6 +144,53 @@ impl StreamAssemblerCore {
                 let _ = js_sys::Reflect::set(&js, &JsValue::from_str("updates"), &pending);
                 Err(js)
             }
+        }
+    }
+}
+
+/// One entry of `toolCallChanges`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry {
+    Full(ChangeJs),
+    Compact(CompactJs),
+    /// `0`: the call at this position did not change.
+    Unchanged(u8),
+}
+
+/// A change to the call at the same position as before: only what changed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CompactJs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    call_id: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completed: Option<bool>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    raw_delta: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    raw_replace: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ops: Vec<OpJs>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<Value>,
+}
+
+impl CompactJs {
+    fn new(c: ToolCallChange, before: &CallMeta) -> Self {
+        CompactJs {
+            message_type: (c.message_type != before.message_type).then_some(c.message_type),
+            call_id: (c.call_id != before.call_id).then_some(c.call_id),
+            name: (c.name != before.name).then_some(c.name),
+            completed: (c.completed != before.completed).then_some(c.completed),
+            raw_delta: c.raw_delta,
+            raw_replace: c.raw_replace,
+            ops: c.ops.into_iter().map(OpJs::from).collect(),
+            output: c.output,
         }
     }
 }
@@ -143,21 +239,23 @@ impl From<ToolCallChange> for ChangeJs {
             completed: c.completed,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
-            ops: c
-                .ops
-                .into_iter()
-                .map(|op| match op {
-                    Op::Set { path, value } => OpJs::Set {
-                        path: path_js(path),
-                        value,
-                    },
-                    Op::Append { path, text } => OpJs::Append {
-                        path: path_js(path),
-                        text,
-                    },
-                })
-                .collect(),
+            ops: c.ops.into_iter().map(OpJs::from).collect(),
             output: c.output,
+        }
+    }
+}
+
+impl From<Op> for OpJs {
+    fn from(op: Op) -> Self {
+        match op {
+            Op::Set { path, value } => OpJs::Set {
+                path: path_js(path),
+                value,
+            },
+            Op::Append { path, text } => OpJs::Append {
+                path: path_js(path),
+                text,
+            },
         }
     }
 }

@@ -67,26 +67,3 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
             )
         })
 }
-
-/// Converts `value` to a plain JS value through one JSON text: serialised in Rust, handed to
-/// JS in one crossing, and read by `JSON.parse`. For values made of many small strings (the
-/// updates of a chunk, tool-call changes) this is several times faster than building the
-/// object field by field across the boundary, where every string is a separate decode. Numbers
-/// beyond 2^53 become the nearest double, as `JSON.parse` makes them.
-///
-/// # Errors
-/// `INVALID_JSON` if the value cannot be serialised (not expected for the assembler's types).
-pub fn to_js_json<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            format!("value has no JSON form: {e}"),
-        )
-    })?;
-    js_sys::JSON::parse(&text).map_err(|_| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            "JSON.parse rejected a serialised value",
-        )
-    })
-}
