@@ -73,10 +73,12 @@ export class StreamAssembler {
       if (change === 0) continue;
       const key = this.#order[i];
       const previous = this.#calls.get(key);
-      const ops = change.ops ?? [];
-      let parsed = previous?.parsed;
-      for (const op of ops) parsed = applyOp(parsed, op);
       const rawDelta = change.rawDelta ?? "";
+      let parsed = previous?.parsed;
+      if (change.appendAt !== undefined) {
+        parsed = applyOp(parsed, { op: "append", path: change.appendAt, text: rawDelta });
+      }
+      for (const op of change.ops ?? []) parsed = applyOp(parsed, op);
       this.#calls.set(key, Object.freeze({
         messageId: change.messageId ?? previous.messageId,
         index: change.index ?? previous.index,

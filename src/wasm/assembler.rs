@@ -20,7 +20,6 @@ pub struct StreamAssemblerCore {
 }
 
 /// The identity and metadata of a tool call as last sent to the JS mirror.
-#[derive(PartialEq)]
 struct CallMeta {
     message_id: String,
     index: usize,
@@ -101,26 +100,23 @@ impl StreamAssemblerCore {
         let mut seen = Vec::with_capacity(changes.len());
         let mut out = Vec::with_capacity(changes.len());
         for (position, change) in changes.into_iter().enumerate() {
-            let meta = CallMeta {
-                message_id: change.message_id.clone(),
-                index: change.index,
-                message_type: change.message_type.clone(),
-                call_id: change.call_id.clone(),
-                name: change.name.clone(),
-                completed: change.completed,
-            };
-            let entry = match self.seen.get(position).filter(|_| same_list) {
-                None => Entry::Full(ChangeJs::from(change)),
+            let (entry, meta) = match self.seen.get(position).filter(|_| same_list) {
+                None => {
+                    let meta = CallMeta {
+                        message_id: change.message_id.clone(),
+                        index: change.index,
+                        message_type: change.message_type.clone(),
+                        call_id: change.call_id.clone(),
+                        name: change.name.clone(),
+                        completed: change.completed,
+                    };
+                    (Entry::Full(ChangeJs::from(change)), meta)
+                }
                 Some(before) => {
-                    let unchanged = change.raw_delta.is_empty()
-                        && !change.raw_replace
-                        && change.ops.is_empty()
-                        && change.output.is_none()
-                        && *before == meta;
-                    if unchanged {
-                        Entry::Unchanged(0)
-                    } else {
-                        Entry::Compact(CompactJs::new(change, before))
+                    let (compact, meta) = CompactJs::new(change, before);
+                    match compact {
+                        None => (Entry::Unchanged(0), meta),
+                        Some(compact) => (Entry::Compact(compact), meta),
                     }
                 }
             };
@@ -176,22 +172,63 @@ struct CompactJs {
     raw_replace: bool,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     ops: Vec<OpJs>,
+    /// The common case of one op that appends exactly `rawDelta` to the string at this path
+    /// (a string value growing): sent instead of `ops`, so the text crosses once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    append_at: Option<Vec<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     output: Option<Value>,
 }
 
 impl CompactJs {
-    fn new(c: ToolCallChange, before: &CallMeta) -> Self {
-        CompactJs {
-            message_type: (c.message_type != before.message_type).then_some(c.message_type),
-            call_id: (c.call_id != before.call_id).then_some(c.call_id),
-            name: (c.name != before.name).then_some(c.name),
-            completed: (c.completed != before.completed).then_some(c.completed),
+    /// What changed since `before` (`None` for nothing), and the call's metadata now. Strings
+    /// are moved, and cloned only when they changed.
+    fn new(c: ToolCallChange, before: &CallMeta) -> (Option<Self>, CallMeta) {
+        let message_type = (c.message_type != before.message_type).then(|| c.message_type.clone());
+        let call_id = (c.call_id != before.call_id).then(|| c.call_id.clone());
+        let name = (c.name != before.name).then(|| c.name.clone());
+        let completed = (c.completed != before.completed).then_some(c.completed);
+        let meta = CallMeta {
+            message_id: c.message_id,
+            index: c.index,
+            message_type: c.message_type,
+            call_id: c.call_id,
+            name: c.name,
+            completed: c.completed,
+        };
+        let unchanged = message_type.is_none()
+            && call_id.is_none()
+            && name.is_none()
+            && completed.is_none()
+            && c.raw_delta.is_empty()
+            && !c.raw_replace
+            && c.ops.is_empty()
+            && c.output.is_none();
+        if unchanged {
+            return (None, meta);
+        }
+        let mut ops = c.ops;
+        let append_at = match ops.as_mut_slice() {
+            [Op::Append { path, text }] if !c.raw_replace && *text == c.raw_delta => {
+                Some(path_js(std::mem::take(path)))
+            }
+            _ => None,
+        };
+        if append_at.is_some() {
+            ops.clear();
+        }
+        let compact = CompactJs {
+            message_type,
+            call_id,
+            name,
+            completed,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
-            ops: c.ops.into_iter().map(OpJs::from).collect(),
+            ops: ops.into_iter().map(OpJs::from).collect(),
+            append_at,
             output: c.output,
-        }
+        };
+        (Some(compact), meta)
     }
 }
 
