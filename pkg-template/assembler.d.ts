@@ -80,7 +80,10 @@ export interface TextUpdate {
   /** Discard the part's previous text before appending `delta`. */
   replace: boolean;
 }
-/** A non-text part was created or changed, or a part's status changed (e.g. completed). */
+/**
+ * A non-text part was created or changed, or a part's status changed (e.g. completed). A delta
+ * that only appends to a tool call's `arguments` is reported by an {@link ArgumentsUpdate} alone.
+ */
 export interface ContentUpdate {
   type: "content";
   messageId: string;
@@ -88,7 +91,10 @@ export interface ContentUpdate {
   /** The whole part, in the protocol's wire shape (`{type, status, data | image_url | …}`). */
   part: JsonObject;
 }
-/** The raw arguments of a tool call grew. */
+/**
+ * The raw arguments of a tool call grew (or, with `replace`, changed). They are the part's
+ * `data.arguments` in the snapshot: apply the update there too.
+ */
 export interface ArgumentsUpdate {
   type: "arguments";
   messageId: string;

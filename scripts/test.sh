@@ -92,7 +92,12 @@ suite_workerd() {
 
 suite_browser() {
   project || return 1
-  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT")
+  # The shared cases in a page, then the end-to-end run: fetch() of adversarially chunked streams
+  # from a local server, assembled and rendered into the DOM.
+  local ok=0
+  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT") || ok=1
+  (cd "$PROJECT" && run timeout 240 node "$ROOT/tests/js/runners/browser-e2e.mjs" "$PROJECT") || ok=1
+  return $ok
 }
 
 suite_handlers() {
