@@ -68,3 +68,109 @@ export function contentEvents(count, seed = SEED) {
 export function sse(events) {
   return events.map((e) => `data: ${e}\n\n`).join("");
 }
+
+/** A reference-shaped `response` event (no output). */
+function responseEvent(seq, status, id) {
+  return JSON.stringify({
+    sequence_number: seq, object: "response", status, error: null, id, created_at: 1795335162,
+    completed_at: status === "completed" ? 1795335170 : null, output: null, usage: null, session_id: "s1",
+  });
+}
+
+/** A reference-shaped `message` event without content. */
+function messageEvent(seq, status, id, type = "message") {
+  return JSON.stringify({
+    sequence_number: seq, object: "message", status, error: null, id, type, role: "assistant",
+    content: null, code: null, message: null, usage: null, metadata: {},
+  });
+}
+
+/**
+ * A whole Agent API stream of `count` text-delta events spread over `messages` consecutive
+ * assistant messages, framed as SSE (`data: <json>\n\n`) exactly as the reference writes it:
+ * response created / in_progress, then per message an `in_progress` announcement and its deltas
+ * (5–65 characters each, ~10% multi-byte), then a `completed` response (without output).
+ * Returns `{ sse, texts }`: the wire text and the expected text per `msg_id#index`.
+ */
+export function textDeltaStream(count, { messages = 4, seed = SEED } = {}) {
+  const random = rng(seed);
+  const frames = [];
+  const texts = new Map();
+  let seq = 0;
+  const frame = (json) => frames.push(`data: ${json}\n\n`);
+  frame(responseEvent(seq++, "created", "resp_bench"));
+  frame(responseEvent(seq++, "in_progress", "resp_bench"));
+  const perMessage = Math.ceil(count / messages);
+  for (let done = 0, m = 0; done < count; m++) {
+    const msgId = `msg_${uuid(random)}`;
+    frame(messageEvent(seq++, "in_progress", msgId));
+    let text = "";
+    for (let i = 0; i < perMessage && done < count; i++, done++) {
+      const piece = textOf(random, 5 + Math.floor(random() * 60));
+      text += piece;
+      frame(JSON.stringify({
+        sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "text",
+        index: 0, delta: true, msg_id: msgId, text: piece,
+      }));
+    }
+    texts.set(`${msgId}#0`, text);
+  }
+  frame(responseEvent(seq++, "completed", "resp_bench"));
+  return { sse: frames.join(""), texts };
+}
+const textOf = text;
+
+/**
+ * A tool call whose `arguments` stream one character per event: a `function_call` message, its
+ * data part `{call_id, name, arguments: ""}`, then `n` content events with
+ * `data: {"arguments": "<1 char>"}` (`delta: true`) building a realistic JSON object (a few keys,
+ * one long string value with escapes and multi-byte characters). Returns `{ head, deltas,
+ * arguments }`: the SSE text before the deltas, one SSE frame per delta, and the final
+ * arguments string (exactly `n` characters).
+ */
+export function toolArgumentsStream(n, seed = SEED) {
+  const random = rng(seed);
+  const msgId = `msg_${uuid(random)}`;
+  const prefix = '{"path": "src/components/ChatPanel.tsx", "mode": "overwrite", "line": 42, ' +
+    '"tags": ["ui", "chat"], "content": "';
+  const suffix = '", "dryRun": false}';
+  const bodyLength = n - [...prefix].length - [...suffix].length;
+  // The long string value: JSON-escaped text (quotes, backslashes, newlines as \n), one code point
+  // per delta, so an escape sequence is split across deltas as a real model would split it.
+  let body = "";
+  while ([...body].length < bodyLength) {
+    const r = random();
+    body += r < 0.03 ? "\\n" : r < 0.04 ? '\\"' : textOf(random, 1).replace(/["\\]/g, "x");
+  }
+  const body2 = [...body].slice(0, bodyLength);
+  if (body2.at(-1) === "\\") body2[body2.length - 1] = "x"; // never end the string on a lone backslash
+  const chars = [...prefix, ...body2, ...suffix];
+  const args = chars.join("");
+  let seq = 0;
+  const head = [
+    responseEvent(seq++, "created", "resp_tool"),
+    responseEvent(seq++, "in_progress", "resp_tool"),
+    messageEvent(seq++, "in_progress", msgId, "function_call"),
+    JSON.stringify({
+      sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
+      index: 0, delta: false, msg_id: msgId, data: { call_id: "call_bench", name: "write_file", arguments: "" },
+    }),
+  ].map((e) => `data: ${e}\n\n`).join("");
+  const deltas = chars.map((c) => `data: ${JSON.stringify({
+    sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
+    index: 0, delta: true, msg_id: msgId, data: { arguments: c },
+  })}\n\n`);
+  return { head, deltas, arguments: args };
+}
+
+/** Cuts `bytes` into consecutive pieces of `min`–`max` bytes at seeded points (views, no copies). */
+export function chunkBytes(bytes, min, max, seed = SEED) {
+  const random = rng(seed ^ (min * 31 + max));
+  const chunks = [];
+  for (let i = 0; i < bytes.length;) {
+    const size = min + Math.floor(random() * (max - min + 1));
+    chunks.push(bytes.subarray(i, i + size));
+    i += size;
+  }
+  return chunks;
+}

@@ -80,7 +80,10 @@ export interface TextUpdate {
   /** Discard the part's previous text before appending `delta`. */
   replace: boolean;
 }
-/** A non-text part was created or changed, or a part's status changed (e.g. completed). */
+/**
+ * A non-text part was created or changed, or a part's status changed (e.g. completed). A delta
+ * that only appends to a tool call's `arguments` is reported by an {@link ArgumentsUpdate} alone.
+ */
 export interface ContentUpdate {
   type: "content";
   messageId: string;
@@ -88,7 +91,10 @@ export interface ContentUpdate {
   /** The whole part, in the protocol's wire shape (`{type, status, data | image_url | …}`). */
   part: JsonObject;
 }
-/** The raw arguments of a tool call grew. */
+/**
+ * The raw arguments of a tool call grew (or, with `replace`, changed). They are the part's
+ * `data.arguments` in the snapshot: apply the update there too.
+ */
 export interface ArgumentsUpdate {
   type: "arguments";
   messageId: string;
@@ -307,4 +313,48 @@ export declare class StreamAssembler {
    * throw) cancels the body.
    */
   static read(body: Body, options?: StreamAssemblerOptions): AsyncGenerator<Update[], void, undefined>;
+}
+
+/** An output item of an OpenAI Responses snapshot (the kinds agentwire's translator and assembler produce). */
+export type OpenAIResponsesItem =
+  | {
+    type: "message"; id: string; status: string; role: "assistant" | "user" | "system" | "developer";
+    content: Array<
+      | { type: "output_text"; text: string; annotations: JsonValue[]; logprobs?: JsonValue[] }
+      | { type: "refusal"; refusal: string }
+    >;
+  }
+  | { type: "reasoning"; id: string; status?: string; summary: Array<{ type: "summary_text"; text: string }>; content?: Array<{ type: "reasoning_text"; text: string }> }
+  | { type: "function_call"; id: string; status: string; call_id: string; name: string; arguments: string }
+  | { type: "function_call_output"; id: string; status?: string; call_id: string; output: string | JsonValue[] };
+
+/**
+ * The snapshot of an OpenAI Responses stream (`protocol: "openai-responses"`, or detected): the
+ * final `response` object as the Responses API sends it in `response.completed`, plus agentwire's
+ * `outcome` and `warnings`. `snapshot()` is declared as {@link Snapshot}; narrow with
+ * `asm.protocol === "openai-responses"` and `as OpenAIResponsesSnapshot`.
+ */
+export interface OpenAIResponsesSnapshot {
+  id: string;
+  object: "response";
+  created_at: number;
+  status: "completed" | "failed" | "in_progress" | "cancelled" | "queued" | "incomplete";
+  completed_at: number | null;
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: string } | null;
+  model: string;
+  output: OpenAIResponsesItem[];
+  usage: {
+    input_tokens: number; output_tokens: number; total_tokens: number;
+    input_tokens_details?: { cached_tokens: number };
+    output_tokens_details?: { reasoning_tokens: number };
+  } | null;
+  metadata: JsonObject | null;
+  instructions: JsonValue;
+  parallel_tool_calls: boolean;
+  tool_choice: JsonValue;
+  tools: JsonValue[];
+  conversation: JsonObject | null;
+  outcome: Outcome;
+  warnings: Warning[];
 }

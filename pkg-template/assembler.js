@@ -15,6 +15,7 @@ function agentwireError(code, message) {
 export class StreamAssembler {
   #core;
   #calls = new Map();
+  #order = [];
 
   constructor(options) {
     this.#core = new StreamAssemblerCore(options);
@@ -55,29 +56,42 @@ export class StreamAssembler {
   }
 
   toolCalls() {
-    for (const change of this.#live().toolCallChanges()) {
-      const key = `${change.messageId}#${change.index}`;
+    // The core lists every current call, in message and part order, with what changed since
+    // the last look. While the list stays the same, entries are compact (only what changed,
+    // `0` for nothing) and keyed by position; otherwise they are full records, and a call the
+    // core no longer lists (its part stopped being a data part) is dropped.
+    const changes = this.#live().toolCallChanges();
+    const compact = changes.length === this.#order.length
+      && changes.every((change) => change === 0 || change.messageId === undefined);
+    if (!compact) {
+      this.#order = changes.map((change) => `${change.messageId}#${change.index}`);
+      const live = new Set(this.#order);
+      for (const key of this.#calls.keys()) if (!live.has(key)) this.#calls.delete(key);
+    }
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i];
+      if (change === 0) continue;
+      const key = this.#order[i];
       const previous = this.#calls.get(key);
-      const unchanged = previous !== undefined && change.rawDelta === "" && !change.rawReplace
-        && change.ops.length === 0 && change.output === undefined
-        && previous.completed === change.completed && previous.callId === change.callId
-        && previous.name === change.name;
-      if (unchanged) continue;
+      const rawDelta = change.rawDelta ?? "";
       let parsed = previous?.parsed;
-      for (const op of change.ops) parsed = applyOp(parsed, op);
+      if (change.appendAt !== undefined) {
+        parsed = applyOp(parsed, { op: "append", path: change.appendAt, text: rawDelta });
+      }
+      for (const op of change.ops ?? []) parsed = applyOp(parsed, op);
       this.#calls.set(key, Object.freeze({
-        messageId: change.messageId,
-        index: change.index,
-        messageType: change.messageType,
-        callId: change.callId ?? null,
-        name: change.name ?? null,
-        arguments: change.rawReplace ? change.rawDelta : (previous?.arguments ?? "") + change.rawDelta,
+        messageId: change.messageId ?? previous.messageId,
+        index: change.index ?? previous.index,
+        messageType: change.messageType ?? previous.messageType,
+        callId: change.callId !== undefined ? change.callId : (previous?.callId ?? null),
+        name: change.name !== undefined ? change.name : (previous?.name ?? null),
+        arguments: change.rawReplace ? rawDelta : (previous?.arguments ?? "") + rawDelta,
         parsed: parsed === undefined ? null : parsed,
-        completed: change.completed,
+        completed: change.completed ?? previous.completed,
         output: change.output !== undefined ? change.output : (previous?.output ?? null),
       }));
     }
-    return [...this.#calls.values()];
+    return this.#order.map((key) => this.#calls.get(key));
   }
 
   free() {
@@ -85,6 +99,7 @@ export class StreamAssembler {
       this.#core.free();
       this.#core = undefined;
       this.#calls.clear();
+      this.#order = [];
     }
   }
 
@@ -161,6 +176,11 @@ function updateAt(node, path, i, op) {
   const next = i === path.length - 1
     ? (op.op === "set" ? op.value : copy[key] + op.text)
     : updateAt(copy[key], path, i + 1, op);
-  Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__") {
+    // A JSON key, not the prototype: define it as an own property.
+    Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true });
+  } else {
+    copy[key] = next;
+  }
   return copy;
 }

@@ -79,3 +79,4 @@ export type {
   Tool,
   VideoContent,
 } from "./agentwire.js";
+export type { OpenAIResponsesItem, OpenAIResponsesSnapshot } from "./assembler.js";

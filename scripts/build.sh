@@ -86,4 +86,10 @@ node scripts/check-exports.mjs "$PKG"
 size() { printf '[build] %-22s %8d B raw %8d B gzip -9\n' "$(basename "$1")" "$(stat -c%s "$1")" "$(gzip -9c "$1" | wc -c)"; }
 size "$PKG/${CRATE}_bg.wasm"
 size "$PKG/$CRATE.js"
+# The size budget: gzip -9 of the wasm plus its glue; the package README's size line is written
+# from these measurements, never hand-copied.
+wasm_gz=$(gzip -9c "$PKG/${CRATE}_bg.wasm" | wc -c)
+glue_gz=$(gzip -9c "$PKG/$CRATE.js" | wc -c)
+log "wasm + glue: $(( wasm_gz + glue_gz )) B gzip -9 (budget: 100,000 B)"
+node scripts/readme-size.mjs "$PKG/README.md" "$wasm_gz" "$glue_gz"
 log "pkg/ ready ($CRATE@$VERSION)"

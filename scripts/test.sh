@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node deno workerd browser handlers.
+# Suites, in the default order: rust wasm reference build node deno workerd browser handlers readme vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node deno workerd browser handlers)
+ALL=(rust wasm reference build node deno workerd browser handlers readme vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -31,9 +31,9 @@ project() {
   cp -r tests/js "$PROJECT/tests"
   cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
-  cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
   mkdir -p "$PROJECT/examples"
   cp -r examples/shared examples/node examples/deno examples/worker "$PROJECT/examples/"
+  cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
@@ -93,7 +93,12 @@ suite_workerd() {
 
 suite_browser() {
   project || return 1
-  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT")
+  # The shared cases in a page, then the end-to-end run: fetch() of adversarially chunked streams
+  # from a local server, assembled and rendered into the DOM.
+  local ok=0
+  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT") || ok=1
+  (cd "$PROJECT" && run timeout 240 node "$ROOT/tests/js/runners/browser-e2e.mjs" "$PROJECT") || ok=1
+  return $ok
 }
 
 suite_handlers() {
@@ -101,6 +106,29 @@ suite_handlers() {
   # The example servers (examples/{node,deno,worker}) on 127.0.0.1, checked over HTTP.
   (cd "$PROJECT" && AGENTWIRE_DENO="$ROOT/node_modules/.bin/deno" DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 300 node "$ROOT/tests/js/runners/handlers.mjs" "$PROJECT")
+}
+
+suite_readme() {
+  project || return 1
+  # The package README's examples (from the packed copy) in their runtimes: browser (Chromium),
+  # Node, Deno, workerd; its Vite config must be tests/vite's.
+  (cd "$PROJECT" && AGENTWIRE_DENO="$ROOT/node_modules/.bin/deno" DENO_DIR="$ROOT/target/deno-cache" \
+    run timeout 240 node "$ROOT/tests/js/runners/readme.mjs" "$PROJECT")
+}
+
+suite_vite() {
+  project || return 1
+  # A Vite 7 app (tests/vite/) installs the packed tarball, is built with `vite build` and run
+  # in headless Chromium, and from the dev server; also records that `sideEffects: false`
+  # would break it. Needs the npm registry for vite (pinned in tests/vite/package.json).
+  run timeout 420 node tests/vite/run.mjs "$(ls "$PROJECT"/agentwire-*.tgz)"
+}
+
+suite_e2e() {
+  project || return 1
+  # The demo (`npm start`: www/serve.mjs, workerd via miniflare) driven in headless Chromium;
+  # saves test-results/demo.png.
+  run timeout 300 node tests/e2e/demo.mjs "$PROJECT"
 }
 
 START=$(date +%s)

@@ -18,7 +18,7 @@
 export const stats = { runs: 0, completed: 0, failed: 0, aborted: 0, steps: 0 };
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms, signal) {
+export function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {

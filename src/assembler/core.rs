@@ -59,9 +59,9 @@ struct Inner {
     options: AssemblerOptions,
     protocol: Option<Protocol>,
     agent_api: AgentApiFold,
-    ag_ui: AgUiFold,
     /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
     adapter: crate::openai::AdapterFold,
+    ag_ui: AgUiFold,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
     pending: Vec<Update>,
@@ -81,8 +81,8 @@ impl StreamAssembler {
                 protocol: options.protocol(),
                 options,
                 agent_api: AgentApiFold::default(),
-                ag_ui: AgUiFold::new(options.events()),
                 adapter: crate::openai::AdapterFold::default(),
+                ag_ui: AgUiFold::new(options.events()),
                 batch: Batch::default(),
                 pending: Vec::new(),
                 warnings: Vec::new(),
@@ -375,40 +375,25 @@ impl Inner {
                 }
             },
         };
+        let mut cx = EventCx {
+            batch: &mut self.batch,
+            strict: self.options.strict(),
+            offset: frame.offset(),
+            sequence_number: None,
+        };
         match protocol {
-            Protocol::AgentApi => {
-                let mut cx = EventCx {
-                    batch: &mut self.batch,
-                    strict: self.options.strict(),
-                    offset: frame.offset(),
-                    sequence_number: None,
-                };
-                self.agent_api.apply(data, &mut cx)
-            }
-            Protocol::AgUi => {
-                let mut cx = EventCx {
-                    batch: &mut self.batch,
-                    strict: self.options.strict(),
-                    offset: frame.offset(),
-                    sequence_number: None,
-                };
-                self.ag_ui
-                    .apply(data, &mut cx)
-                    .map_err(|e| match e.offset() {
-                        Some(_) => e,
-                        None => e.with_offset(frame.offset()),
-                    })
-            }
+            Protocol::AgentApi => self.agent_api.apply(data, &mut cx),
             Protocol::OpenAiResponses | Protocol::A2a => {
-                let mut cx = EventCx {
-                    batch: &mut self.batch,
-                    strict: self.options.strict(),
-                    offset: frame.offset(),
-                    sequence_number: None,
-                };
                 self.adapter
                     .apply(protocol, data, &mut self.agent_api, &mut cx)
             }
+            Protocol::AgUi => self
+                .ag_ui
+                .apply(data, &mut cx)
+                .map_err(|e| match e.offset() {
+                    Some(_) => e,
+                    None => e.with_offset(frame.offset()),
+                }),
         }
     }
 

@@ -144,6 +144,9 @@ impl<'de> Deserialize<'de> for StrOrOther<'de> {
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
                 Ok(StrOrOther::Str(Cow::Owned(v)))
             }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(StrOrOther::Other)
+            }
             fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
                 Ok(StrOrOther::Other)
             }
@@ -238,8 +241,11 @@ impl<'de> Deserialize<'de> for LeanEvent<'de> {
                 }
                 Ok(ev)
             }
+            // `deserialize_any` plus these keeps serde_json's `invalid_type` (and with it
+            // core's float formatting) out of the wasm; see `protocol::entries`.
+            crate::protocol::reject_non_objects!();
         }
-        d.deserialize_map(V)
+        d.deserialize_any(V)
     }
 }
 

@@ -59,7 +59,9 @@ pub enum Update {
         replace: bool,
     },
     /// A non-text part was created or changed, or any part's status changed (e.g. completed).
-    /// Carries the whole part in the protocol's wire shape.
+    /// Carries the whole part in the protocol's wire shape. A delta that only appends to a tool
+    /// call's `arguments` string is reported by an [`Update::Arguments`] alone (a content update
+    /// per delta would carry the whole arguments each time, quadratic in their length).
     #[serde(rename_all = "camelCase")]
     Content {
         /// The message id.
@@ -69,7 +71,8 @@ pub enum Update {
         /// The part (`{type, status, text | data | image_url | …}`).
         part: Value,
     },
-    /// The raw arguments string of a tool call grew.
+    /// The raw arguments string of a tool call grew (or was replaced). The part's
+    /// `data.arguments` in the snapshot is this string; apply the update there too.
     #[serde(rename_all = "camelCase")]
     Arguments {
         /// The id of the tool-call message.

@@ -4,10 +4,13 @@
 //! Wire order (`reference/agentscope-protocol.md` §2.3): `sequence_number, object, status, error,
 //! type, index, delta, msg_id`, then the type's own fields, then extra keys in input order.
 
+use std::borrow::Cow;
+
 use serde::ser::Serializer;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::entries::Key;
 use super::enums::{ContentType, RunStatus};
 use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
 use super::tools::ErrorInfo;
@@ -253,20 +256,21 @@ impl Content {
     /// (`content.0.text.text`).
     pub(crate) fn from_map(map: JsonMap, path: &Path<'_>, ctx: &Ctx) -> Result<Self> {
         let tag = Tag::of(map.get("type"));
-        Content::from_entries(tag, map, path, ctx)
+        // One instantiation of `from_entries` (the event fast path's) serves both callers.
+        let entries = map
+            .into_iter()
+            .map(|(k, v)| (Key(Cow::Owned(k)), v))
+            .collect();
+        Content::from_entries(tag, entries, path, ctx)
     }
 
     /// Reads a content part from its entries (in input order) once its `type` tag is known.
-    pub(crate) fn from_entries<K, I>(
+    pub(crate) fn from_entries(
         tag: Tag,
-        entries: I,
+        entries: Vec<(Key<'_>, Value)>,
         path: &Path<'_>,
         ctx: &Ctx,
-    ) -> Result<Self>
-    where
-        K: AsRef<str> + Into<String>,
-        I: IntoIterator<Item = (K, Value)>,
-    {
+    ) -> Result<Self> {
         // The discriminator first: pydantic looks it up before validating anything.
         let (content_type, unknown_name) = match tag {
             Tag::Known(ct) => (Some(ct), None),

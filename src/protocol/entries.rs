@@ -12,6 +12,41 @@ use serde_json::Value;
 
 use super::json::JsonMap;
 
+/// Visitor methods that reject every JSON value but an object, for a visitor used with
+/// `deserialize_any`.
+///
+/// Why not `deserialize_map`: serde_json's typed entry points (`deserialize_map`, `_str`, `_f64`,
+/// ...) and serde's default visitor methods report a wrong type through `invalid_type`, whose
+/// message prints floats with core's `Display` for `f64`, ~15 KB of wasm (`flt2dec`) that
+/// nothing else needs. `deserialize_any` with every method overridden never reaches it. The
+/// error text does not matter: callers that report it re-read the input for a precise message.
+macro_rules! reject_non_objects {
+    () => {
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Err(E::custom("not an object"))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(serde::de::Error::custom("not an object"))
+        }
+    };
+}
+pub(crate) use reject_non_objects;
+
 /// A key borrowed from the input when it has no escapes.
 pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
 
@@ -87,7 +122,8 @@ impl<'de> Deserialize<'de> for Entries<'de> {
                 }
                 Ok(Entries(out))
             }
+            reject_non_objects!();
         }
-        deserializer.deserialize_map(EntriesVisitor)
+        deserializer.deserialize_any(EntriesVisitor)
     }
 }

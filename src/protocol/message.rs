@@ -14,7 +14,7 @@ use super::ids::new_id;
 use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
 use super::merge::merge_delta_lossy;
 use super::tools::ErrorInfo;
-use super::validate::{Ctx, Path};
+use super::validate::{take_fields, Ctx, Path};
 use crate::{Error, ErrorCode, Result};
 
 /// A message.
@@ -239,41 +239,25 @@ impl Message {
     }
 
     pub(crate) fn from_map(map: JsonMap, path: &Path<'_>, ctx: &Ctx) -> Result<Self> {
-        let mut slots: [Option<Value>; 12] = Default::default();
-        let mut extra = JsonMap::new();
-        for (k, v) in map {
-            let slot = match k.as_str() {
-                "sequence_number" => 0,
-                "object" => 1,
-                "status" => 2,
-                "error" => 3,
-                "id" => 4,
-                "type" => 5,
-                "role" => 6,
-                "content" => 7,
-                "code" => 8,
-                "message" => 9,
-                "usage" => 10,
-                "metadata" => 11,
-                _ => {
-                    extra.insert(k, v);
-                    continue;
-                }
-            };
-            if let Some(s) = slots.get_mut(slot) {
-                *s = Some(v);
-            }
-        }
+        const FIELDS: [&str; 12] = [
+            "sequence_number",
+            "object",
+            "status",
+            "error",
+            "id",
+            "type",
+            "role",
+            "content",
+            "code",
+            "message",
+            "usage",
+            "metadata",
+        ];
+        let (slots, extra) = take_fields(map, &FIELDS);
         let [seq, object, status, error, id, mtype, role, content, code, message, usage, metadata] =
             slots;
-        let sequence_number = match seq {
-            Some(v) => ctx.opt_int(v, &path.key("sequence_number"))?,
-            None => None,
-        };
-        let object = match object {
-            Some(v) => ctx.string(v, &path.key("object"))?,
-            None => "message".to_owned(),
-        };
+        let sequence_number = ctx.field_opt_int(seq, path, "sequence_number")?;
+        let object = ctx.field_string_or(object, path, "object", "message")?;
         let status = match status {
             Some(v) => RunStatus::from_wire_owned(ctx.string(v, &path.key("status"))?),
             None => RunStatus::Created,
@@ -315,22 +299,10 @@ impl Message {
                 Some(parts)
             }
         };
-        let code = match code {
-            Some(v) => ctx.opt_string(v, &path.key("code"))?,
-            None => None,
-        };
-        let message = match message {
-            Some(v) => ctx.opt_string(v, &path.key("message"))?,
-            None => None,
-        };
-        let usage = match usage {
-            Some(v) => ctx.opt_dict(v, &path.key("usage"))?,
-            None => None,
-        };
-        let metadata = match metadata {
-            Some(v) => ctx.opt_dict(v, &path.key("metadata"))?,
-            None => None,
-        };
+        let code = ctx.field_opt_string(code, path, "code")?;
+        let message = ctx.field_opt_string(message, path, "message")?;
+        let usage = ctx.field_opt_dict(usage, path, "usage")?;
+        let metadata = ctx.field_opt_dict(metadata, path, "metadata")?;
         Ok(Message {
             sequence_number,
             object,

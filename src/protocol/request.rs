@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSeq, WireSerialize};
 use super::message::Message;
 use super::tools::ToolSpec;
-use super::validate::{Ctx, Path};
+use super::validate::{take_fields, Ctx, Path};
 use crate::{Error, ErrorCode, Result};
 
 /// `AgentRequest.stop`: `Optional[Union[str, List[str]]]`.
@@ -126,20 +126,7 @@ impl AgentRequest {
         let ctx = Ctx::REQUEST;
         let root = Path::ROOT;
         let map = ctx.model(v, &root, "AgentRequest")?;
-        let mut slots: [Option<Value>; 15] = Default::default();
-        let mut extra = JsonMap::new();
-        for (k, v) in map {
-            match FIELDS.iter().position(|f| *f == k) {
-                Some(i) => {
-                    if let Some(s) = slots.get_mut(i) {
-                        *s = Some(v);
-                    }
-                }
-                None => {
-                    extra.insert(k, v);
-                }
-            }
-        }
+        let (slots, extra) = take_fields(map, &FIELDS);
         let [input, stream, id, model, top_p, temperature, frequency_penalty, presence_penalty, max_tokens, stop, n, seed, tools, session_id, user_id] =
             slots;
         let p = root.key("input");
@@ -152,31 +139,14 @@ impl AgentRequest {
             Some(v) => ctx.bool(v, &root.key("stream"))?,
             None => true,
         };
-        let opt_str = |v: Option<Value>, name: &str| -> Result<Option<String>> {
-            match v {
-                Some(v) => ctx.opt_string(v, &root.key(name)),
-                None => Ok(None),
-            }
-        };
-        let opt_float = |v: Option<Value>, name: &str| -> Result<Option<f64>> {
-            match v {
-                Some(v) => ctx.opt_float(v, &root.key(name)),
-                None => Ok(None),
-            }
-        };
-        let opt_int = |v: Option<Value>, name: &str| -> Result<Option<i64>> {
-            match v {
-                Some(v) => ctx.opt_int(v, &root.key(name)),
-                None => Ok(None),
-            }
-        };
-        let id = opt_str(id, "id")?;
-        let model = opt_str(model, "model")?;
-        let top_p = opt_float(top_p, "top_p")?;
-        let temperature = opt_float(temperature, "temperature")?;
-        let frequency_penalty = opt_float(frequency_penalty, "frequency_penalty")?;
-        let presence_penalty = opt_float(presence_penalty, "presence_penalty")?;
-        let max_tokens = opt_int(max_tokens, "max_tokens")?;
+        let id = ctx.field_opt_string(id, &root, "id")?;
+        let model = ctx.field_opt_string(model, &root, "model")?;
+        let top_p = ctx.field_opt_float(top_p, &root, "top_p")?;
+        let temperature = ctx.field_opt_float(temperature, &root, "temperature")?;
+        let frequency_penalty =
+            ctx.field_opt_float(frequency_penalty, &root, "frequency_penalty")?;
+        let presence_penalty = ctx.field_opt_float(presence_penalty, &root, "presence_penalty")?;
+        let max_tokens = ctx.field_opt_int(max_tokens, &root, "max_tokens")?;
         let stop = match stop {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(Stop::One(s)),
@@ -216,7 +186,7 @@ impl AgentRequest {
                 }
             }
         };
-        let seed = opt_int(seed, "seed")?;
+        let seed = ctx.field_opt_int(seed, &root, "seed")?;
         let tools = match tools {
             None | Some(Value::Null) => None,
             Some(v) => {
@@ -229,8 +199,8 @@ impl AgentRequest {
                 Some(out)
             }
         };
-        let session_id = opt_str(session_id, "session_id")?;
-        let user_id = opt_str(user_id, "user_id")?;
+        let session_id = ctx.field_opt_string(session_id, &root, "session_id")?;
+        let user_id = ctx.field_opt_string(user_id, &root, "user_id")?;
         Ok(AgentRequest {
             input: messages,
             stream,

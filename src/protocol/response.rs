@@ -13,7 +13,7 @@ use super::ids::new_id;
 use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
 use super::message::Message;
 use super::tools::ErrorInfo;
-use super::validate::{Ctx, Path};
+use super::validate::{take_fields, Ctx, Path};
 use crate::Result;
 
 /// The response event. The reference's `BaseResponse` has the same fields minus `session_id`;
@@ -95,39 +95,23 @@ impl AgentResponse {
     /// Reads a response. A missing or null `id` gets a fresh random id, as in the reference; a
     /// missing `created_at` (the reference uses the current time) becomes 0.
     pub(crate) fn from_map(map: JsonMap, path: &Path<'_>, ctx: &Ctx) -> Result<Self> {
-        let mut slots: [Option<Value>; 10] = Default::default();
-        let mut extra = JsonMap::new();
-        for (k, v) in map {
-            let slot = match k.as_str() {
-                "sequence_number" => 0,
-                "object" => 1,
-                "status" => 2,
-                "error" => 3,
-                "id" => 4,
-                "created_at" => 5,
-                "completed_at" => 6,
-                "output" => 7,
-                "usage" => 8,
-                "session_id" => 9,
-                _ => {
-                    extra.insert(k, v);
-                    continue;
-                }
-            };
-            if let Some(s) = slots.get_mut(slot) {
-                *s = Some(v);
-            }
-        }
+        const FIELDS: [&str; 10] = [
+            "sequence_number",
+            "object",
+            "status",
+            "error",
+            "id",
+            "created_at",
+            "completed_at",
+            "output",
+            "usage",
+            "session_id",
+        ];
+        let (slots, extra) = take_fields(map, &FIELDS);
         let [seq, object, status, error, id, created_at, completed_at, output, usage, session_id] =
             slots;
-        let sequence_number = match seq {
-            Some(v) => ctx.opt_int(v, &path.key("sequence_number"))?,
-            None => None,
-        };
-        let object = match object {
-            Some(v) => ctx.string(v, &path.key("object"))?,
-            None => "response".to_owned(),
-        };
+        let sequence_number = ctx.field_opt_int(seq, path, "sequence_number")?;
+        let object = ctx.field_string_or(object, path, "object", "response")?;
         let status = match status {
             Some(v) => RunStatus::from_wire_owned(ctx.string(v, &path.key("status"))?),
             None => RunStatus::Created,
@@ -144,10 +128,7 @@ impl AgentResponse {
             Some(v) => ctx.int(v, &path.key("created_at"))?,
             None => 0,
         };
-        let completed_at = match completed_at {
-            Some(v) => ctx.opt_int(v, &path.key("completed_at"))?,
-            None => None,
-        };
+        let completed_at = ctx.field_opt_int(completed_at, path, "completed_at")?;
         let output = match output {
             Some(Value::Null) | None => None,
             Some(v) => {
@@ -160,14 +141,8 @@ impl AgentResponse {
                 Some(out)
             }
         };
-        let usage = match usage {
-            Some(v) => ctx.opt_dict(v, &path.key("usage"))?,
-            None => None,
-        };
-        let session_id = match session_id {
-            Some(v) => ctx.opt_string(v, &path.key("session_id"))?,
-            None => None,
-        };
+        let usage = ctx.field_opt_dict(usage, path, "usage")?;
+        let session_id = ctx.field_opt_string(session_id, path, "session_id")?;
         Ok(AgentResponse {
             sequence_number,
             object,

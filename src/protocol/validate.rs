@@ -143,10 +143,8 @@ impl Ctx {
                 if let Ok(i) = t.parse::<i64>() {
                     return Ok(i);
                 }
-                match t.parse::<f64>() {
-                    Ok(f) if f.is_finite() && f.fract() == 0.0 && looks_numeric(t) => {
-                        self.int_from_float(f, path)
-                    }
+                match parse_decimal(t) {
+                    Some(f) if f.is_finite() && f.fract() == 0.0 => self.int_from_float(f, path),
                     _ => Err(self.err(
                         path,
                         "Input should be a valid integer, unable to parse string as an integer",
@@ -190,21 +188,12 @@ impl Ctx {
             Value::Null => Ok(None),
             Value::Number(n) => Ok(n.as_f64()),
             Value::Bool(b) => Ok(Some(if b { 1.0 } else { 0.0 })),
-            Value::String(s) => {
-                let t = s.trim();
-                let lower = t.to_ascii_lowercase();
-                let parsed = match lower.trim_start_matches(['+', '-']) {
-                    "inf" | "infinity" | "nan" => t.parse::<f64>().ok(),
-                    _ if looks_numeric(t) => t.parse::<f64>().ok(),
-                    _ => None,
-                };
-                parsed.map(Some).ok_or_else(|| {
-                    self.err(
-                        path,
-                        "Input should be a valid number, unable to parse string as a number",
-                    )
-                })
-            }
+            Value::String(s) => parse_float(s.trim()).map(Some).ok_or_else(|| {
+                self.err(
+                    path,
+                    "Input should be a valid number, unable to parse string as a number",
+                )
+            }),
             _ => Err(self.err(path, "Input should be a valid number")),
         }
     }
@@ -255,6 +244,72 @@ impl Ctx {
         }
     }
 
+    /// An optional string field: absent or `null` → `None`.
+    pub(crate) fn field_opt_string(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+    ) -> Result<Option<String>> {
+        match v {
+            Some(v) => self.opt_string(v, &path.key(name)),
+            None => Ok(None),
+        }
+    }
+
+    /// A string field with a default when absent (`null` is an error).
+    pub(crate) fn field_string_or(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+        default: &str,
+    ) -> Result<String> {
+        match v {
+            Some(v) => self.string(v, &path.key(name)),
+            None => Ok(default.to_owned()),
+        }
+    }
+
+    /// An optional integer field: absent or `null` → `None`.
+    pub(crate) fn field_opt_int(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+    ) -> Result<Option<i64>> {
+        match v {
+            Some(v) => self.opt_int(v, &path.key(name)),
+            None => Ok(None),
+        }
+    }
+
+    /// An optional float field: absent or `null` → `None`.
+    pub(crate) fn field_opt_float(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+    ) -> Result<Option<f64>> {
+        match v {
+            Some(v) => self.opt_float(v, &path.key(name)),
+            None => Ok(None),
+        }
+    }
+
+    /// An optional dict field: absent or `null` → `None`.
+    pub(crate) fn field_opt_dict(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+    ) -> Result<Option<JsonMap>> {
+        match v {
+            Some(v) => self.opt_dict(v, &path.key(name)),
+            None => Ok(None),
+        }
+    }
+
     /// A nested model: must be a JSON object.
     pub(crate) fn model(&self, v: Value, path: &Path<'_>, name: &str) -> Result<JsonMap> {
         match v {
@@ -267,12 +322,128 @@ impl Ctx {
     }
 }
 
-/// Python's `float()` accepts only decimal literals (plus inf/nan, handled apart); Rust's parser
-/// accepts the same set except that it would not accept `1_000`, which pydantic also rejects.
-fn looks_numeric(t: &str) -> bool {
-    !t.is_empty()
-        && t.bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
+/// Splits a model's object into the values of its declared `fields` (slot `i` holds the value
+/// of `fields[i]`) and its other keys, in input order.
+pub(crate) fn take_fields<const N: usize>(
+    map: JsonMap,
+    fields: &[&str; N],
+) -> ([Option<Value>; N], JsonMap) {
+    let mut slots: [Option<Value>; N] = std::array::from_fn(|_| None);
+    let extra = take_fields_into(map, fields, &mut slots);
+    (slots, extra)
+}
+
+fn take_fields_into(map: JsonMap, fields: &[&str], slots: &mut [Option<Value>]) -> JsonMap {
+    let mut extra = JsonMap::new();
+    for (k, v) in map {
+        match fields
+            .iter()
+            .position(|f| *f == k)
+            .and_then(|i| slots.get_mut(i))
+        {
+            Some(slot) => *slot = Some(v),
+            None => {
+                extra.insert(k, v);
+            }
+        }
+    }
+    extra
+}
+
+/// A float from a string, as Rust's `f64::from_str` reads it (which matches Python's `float()`
+/// except for `_` separators, which pydantic rejects too): an optional sign, then `inf`,
+/// `infinity` or `nan` in any case, or a decimal literal ([`parse_decimal`]).
+fn parse_float(t: &str) -> Option<f64> {
+    let (negative, unsigned) = split_sign(t);
+    let special = match unsigned.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => f64::INFINITY,
+        "nan" => f64::NAN,
+        _ => return parse_decimal(t),
+    };
+    Some(if negative { -special } else { special })
+}
+
+fn split_sign(t: &str) -> (bool, &str) {
+    match t.as_bytes().first() {
+        Some(b'-') => (true, t.get(1..).unwrap_or_default()),
+        Some(b'+') => (false, t.get(1..).unwrap_or_default()),
+        _ => (false, t),
+    }
+}
+
+/// A decimal literal, `[+-]? (D+ | D+ '.' D* | D* '.' D+) ([eE] [+-]? D+)?`, correctly rounded
+/// like `f64::from_str` (overflow gives ±infinity, underflow ±0).
+///
+/// The literal is rewritten as a JSON number (`[-]DIGITSeEXP`) and read by serde_json, whose
+/// correctly rounded parser (`float_roundtrip`) is linked anyway: this keeps core's own float
+/// parser and its 10 KB power-of-five table out of the wasm.
+fn parse_decimal(t: &str) -> Option<f64> {
+    let (negative, rest) = split_sign(t);
+    let bytes = rest.as_bytes();
+    let digits_at = |from: usize| {
+        bytes
+            .get(from..)
+            .map_or(0, |b| b.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    let int_len = digits_at(0);
+    let mut end = int_len;
+    let mut frac = "";
+    if bytes.get(end) == Some(&b'.') {
+        let frac_len = digits_at(end + 1);
+        frac = rest.get(end + 1..end + 1 + frac_len)?;
+        end += 1 + frac_len;
+    }
+    if int_len + frac.len() == 0 {
+        return None;
+    }
+    // Exponents this large give infinity or zero whatever the digits (inputs are far shorter
+    // than a billion digits), so they are clamped instead of overflowing.
+    const CLAMP: i64 = 1_000_000_000;
+    let mut exp: i64 = 0;
+    if matches!(bytes.get(end), Some(b'e' | b'E')) {
+        let (exp_negative, exp_digits) = split_sign(rest.get(end + 1..)?);
+        if exp_digits.is_empty() || !exp_digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        for b in exp_digits.bytes() {
+            exp = (exp * 10 + i64::from(b - b'0')).min(CLAMP);
+        }
+        if exp_negative {
+            exp = -exp;
+        }
+    } else if end != bytes.len() {
+        return None;
+    }
+    let int = rest.get(..int_len)?;
+    let mut json = String::with_capacity(t.len() + 24);
+    if negative {
+        json.push('-');
+    }
+    // JSON allows no leading zeros: drop them from the digits (integer part, then fraction).
+    let int = int.trim_start_matches('0');
+    let frac_digits = if int.is_empty() {
+        frac.trim_start_matches('0')
+    } else {
+        frac
+    };
+    if frac_digits.is_empty() && int.is_empty() {
+        // Zero keeps its sign: `-0.0`.
+        return Some(if negative { -0.0 } else { 0.0 });
+    }
+    json.push_str(int);
+    json.push_str(frac_digits);
+    json.push('e');
+    json.push_str(&(exp - frac.len() as i64).to_string());
+    // Read as a `Value`: `from_str::<f64>` would link serde_json's wrong-type error path.
+    match serde_json::from_str::<Value>(&json) {
+        Ok(v) => v.as_f64(),
+        // A well-formed literal fails only by overflowing: Rust (and Python) read infinity.
+        Err(_) => Some(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -311,5 +482,110 @@ mod tests {
         assert!(!c.bool(json!(0.0), &p).unwrap());
         assert!(c.bool(json!(2), &p).is_err());
         assert!(c.string(json!(5), &p).is_err());
+    }
+
+    /// `parse_float` reads exactly what `f64::from_str` reads, to the bit.
+    #[test]
+    fn parse_float_matches_core() {
+        let same = |t: &str| {
+            let want = t.parse::<f64>().ok();
+            let got = parse_float(t);
+            assert_eq!(
+                want.map(|f| if f.is_nan() { u64::MAX } else { f.to_bits() }),
+                got.map(|f| if f.is_nan() { u64::MAX } else { f.to_bits() }),
+                "{t:?}"
+            );
+        };
+        for t in [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "-0.0",
+            "00",
+            "007",
+            "0.000",
+            ".5",
+            "5.",
+            ".",
+            "-.",
+            "+.5",
+            "1e5",
+            "1E5",
+            "1e+5",
+            "1e-5",
+            "1e",
+            "1e+",
+            "e5",
+            ".e5",
+            "1.e5",
+            ".5e-3",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "-1e-400",
+            "0e999999999999999999",
+            "1e999999999999999999",
+            "1e-999999999999999999",
+            "2.2250738585072011e-308",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "9007199254740993",
+            "0.1",
+            "0.30000000000000004",
+            "123456789012345678901234567890",
+            "1-2",
+            "1e5.5",
+            "--1",
+            "+-1",
+            "inf",
+            "-inf",
+            "+inf",
+            "INF",
+            "Infinity",
+            "-infinity",
+            "nan",
+            "-NaN",
+            "+nan",
+            "infinit",
+            "nana",
+            "--inf",
+            "",
+            "+",
+            "-",
+            " 1",
+            "1 ",
+            "1_000",
+            "0x10",
+            "000000000000000000000000000001e-30",
+            "0.000000000000000000000000000001e30",
+        ] {
+            same(t);
+        }
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        const ALPHABET: &[u8] = b"0123456789000999.eE+-";
+        for _ in 0..50_000 {
+            let len = (next() % 30) as usize;
+            let t: String = (0..len)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize] as char)
+                .collect();
+            same(&t);
+            let x = f64::from_bits(next());
+            if x.is_finite() {
+                same(&format!("{x:e}"));
+                same(&format!("{x}"));
+                same(&format!("{x:.3e}"));
+            }
+        }
     }
 }

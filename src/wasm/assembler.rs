@@ -15,6 +15,18 @@ use crate::assembler::{Op, PathSegment, StreamAssembler, ToolCallChange};
 #[wasm_bindgen(js_name = StreamAssemblerCore)]
 pub struct StreamAssemblerCore {
     inner: StreamAssembler,
+    /// What the JS mirror was last told about each call, in list order (see `toolCallChanges`).
+    seen: Vec<CallMeta>,
+}
+
+/// The identity and metadata of a tool call as last sent to the JS mirror.
+struct CallMeta {
+    message_id: String,
+    index: usize,
+    message_type: String,
+    call_id: Option<String>,
+    name: Option<String>,
+    completed: bool,
 }
 
 #[wasm_bindgen(js_class = StreamAssemblerCore)]
@@ -24,6 +36,7 @@ impl StreamAssemblerCore {
     pub fn new(options: JsValue) -> Result<StreamAssemblerCore, JsValue> {
         Ok(StreamAssemblerCore {
             inner: StreamAssembler::new(assembler_options(&options)?),
+            seen: Vec::new(),
         })
     }
 
@@ -70,16 +83,48 @@ impl StreamAssemblerCore {
         self.inner.protocol().map(|p| p.as_str().to_owned())
     }
 
-    /// Tool calls with what changed since the last call (raw appends and parsed-value ops).
+    /// Tool calls with what changed since the last call (raw appends and parsed-value ops),
+    /// one entry per current call, in order. When the list of calls is the one of the previous
+    /// call, entries are compact: `0` for a call that did not change, otherwise only the fields
+    /// that changed (no `messageId`; the JS mirror keys it by position). Otherwise every entry
+    /// is a full record with `messageId` and `index`. Sending only what changed keeps reading
+    /// parsed arguments after every chunk cheap: each string crossing costs a decode.
     #[wasm_bindgen(js_name = toolCallChanges)]
     pub fn tool_call_changes(&mut self) -> Result<JsValue, JsValue> {
-        let changes: Vec<ChangeJs> = self
-            .inner
-            .tool_call_changes()
-            .into_iter()
-            .map(ChangeJs::from)
-            .collect();
-        Ok(to_js(&changes)?)
+        let changes = self.inner.tool_call_changes();
+        let same_list = changes.len() == self.seen.len()
+            && changes
+                .iter()
+                .zip(&self.seen)
+                .all(|(c, s)| c.message_id == s.message_id && c.index == s.index);
+        let mut seen = Vec::with_capacity(changes.len());
+        let mut out = Vec::with_capacity(changes.len());
+        for (position, change) in changes.into_iter().enumerate() {
+            let (entry, meta) = match self.seen.get(position).filter(|_| same_list) {
+                None => {
+                    let meta = CallMeta {
+                        message_id: change.message_id.clone(),
+                        index: change.index,
+                        message_type: change.message_type.clone(),
+                        call_id: change.call_id.clone(),
+                        name: change.name.clone(),
+                        completed: change.completed,
+                    };
+                    (Entry::Full(ChangeJs::from(change)), meta)
+                }
+                Some(before) => {
+                    let (compact, meta) = CompactJs::new(change, before);
+                    match compact {
+                        None => (Entry::Unchanged(0), meta),
+                        Some(compact) => (Entry::Compact(compact), meta),
+                    }
+                }
+            };
+            out.push(entry);
+            seen.push(meta);
+        }
+        self.seen = seen;
+        Ok(to_js(&out)?)
     }
 
     fn updates(
@@ -96,6 +141,94 @@ impl StreamAssemblerCore {
                 Err(js)
             }
         }
+    }
+}
+
+/// One entry of `toolCallChanges`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry {
+    Full(ChangeJs),
+    Compact(CompactJs),
+    /// `0`: the call at this position did not change.
+    Unchanged(u8),
+}
+
+/// A change to the call at the same position as before: only what changed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CompactJs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    call_id: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completed: Option<bool>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    raw_delta: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    raw_replace: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ops: Vec<OpJs>,
+    /// The common case of one op that appends exactly `rawDelta` to the string at this path
+    /// (a string value growing): sent instead of `ops`, so the text crosses once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    append_at: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<Value>,
+}
+
+impl CompactJs {
+    /// What changed since `before` (`None` for nothing), and the call's metadata now. Strings
+    /// are moved, and cloned only when they changed.
+    fn new(c: ToolCallChange, before: &CallMeta) -> (Option<Self>, CallMeta) {
+        let message_type = (c.message_type != before.message_type).then(|| c.message_type.clone());
+        let call_id = (c.call_id != before.call_id).then(|| c.call_id.clone());
+        let name = (c.name != before.name).then(|| c.name.clone());
+        let completed = (c.completed != before.completed).then_some(c.completed);
+        let meta = CallMeta {
+            message_id: c.message_id,
+            index: c.index,
+            message_type: c.message_type,
+            call_id: c.call_id,
+            name: c.name,
+            completed: c.completed,
+        };
+        let unchanged = message_type.is_none()
+            && call_id.is_none()
+            && name.is_none()
+            && completed.is_none()
+            && c.raw_delta.is_empty()
+            && !c.raw_replace
+            && c.ops.is_empty()
+            && c.output.is_none();
+        if unchanged {
+            return (None, meta);
+        }
+        let mut ops = c.ops;
+        let append_at = match ops.as_mut_slice() {
+            [Op::Append { path, text }] if !c.raw_replace && *text == c.raw_delta => {
+                Some(path_js(std::mem::take(path)))
+            }
+            _ => None,
+        };
+        if append_at.is_some() {
+            ops.clear();
+        }
+        let compact = CompactJs {
+            message_type,
+            call_id,
+            name,
+            completed,
+            raw_delta: c.raw_delta,
+            raw_replace: c.raw_replace,
+            ops: ops.into_iter().map(OpJs::from).collect(),
+            append_at,
+            output: c.output,
+        };
+        (Some(compact), meta)
     }
 }
 
@@ -143,21 +276,23 @@ impl From<ToolCallChange> for ChangeJs {
             completed: c.completed,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
-            ops: c
-                .ops
-                .into_iter()
-                .map(|op| match op {
-                    Op::Set { path, value } => OpJs::Set {
-                        path: path_js(path),
-                        value,
-                    },
-                    Op::Append { path, text } => OpJs::Append {
-                        path: path_js(path),
-                        text,
-                    },
-                })
-                .collect(),
+            ops: c.ops.into_iter().map(OpJs::from).collect(),
             output: c.output,
+        }
+    }
+}
+
+impl From<Op> for OpJs {
+    fn from(op: Op) -> Self {
+        match op {
+            Op::Set { path, value } => OpJs::Set {
+                path: path_js(path),
+                value,
+            },
+            Op::Append { path, text } => OpJs::Append {
+                path: path_js(path),
+                text,
+            },
         }
     }
 }

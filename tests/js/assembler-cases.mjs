@@ -181,6 +181,45 @@ export const assemblerCases = {
     asm.free();
   },
 
+  "StreamAssembler: toolCalls() read after every chunk equals a one-shot read, whatever the split"(
+    { StreamAssembler }, assert,
+  ) {
+    // Two calls (the second appears mid-stream, so the list changes), a name that arrives late,
+    // escapes split across deltas, an output, completion, and a third message whose data part
+    // is replaced by text (a call that stops being one).
+    const stream = utf8(RUN.replace(/data: \{"sequence_number":16,[^\n]*\n\n/, "") + sse([
+      message(16, "c2", "plugin_call", "in_progress"),
+      data(17, "c2", true, "in_progress", { call_id: "call_2", arguments: '{"q": "a\\' }),
+      data(18, "c2", true, "in_progress", { arguments: 'nb", "n": [1, 2' }),
+      data(19, "c2", true, "in_progress", { name: "search", arguments: "]}" }),
+      message(20, "c3", "function_call", "in_progress"),
+      data(21, "c3", true, "in_progress", { call_id: "call_3", name: "f", arguments: '{"x": 1' }),
+      text(22, "c3", 0, false, "in_progress", "not a call any more"),
+      message(23, "c2", "plugin_call", "completed"),
+      response(24, "completed", { completed_at: 1700000001 }),
+    ]));
+    const oneShot = new StreamAssembler();
+    oneShot.push(stream);
+    oneShot.finish();
+    const expected = oneShot.toolCalls();
+    oneShot.free();
+    assert.deepStrictEqual(expected.map((c) => c.callId), ["call_1", "call_2"]);
+    assert.deepStrictEqual(expected[1].parsed, { q: "a\nb", n: [1, 2] });
+    assert.strictEqual(expected[1].name, "search");
+    for (const step of [1, 2, 3, 7, 64, 1000]) {
+      const asm = new StreamAssembler();
+      let last = [];
+      for (let i = 0; i < stream.length; i += step) {
+        asm.push(stream.subarray(i, i + step));
+        last = asm.toolCalls();
+      }
+      asm.finish();
+      last = asm.toolCalls();
+      assert.deepStrictEqual(last, expected, `step ${step}`);
+      asm.free();
+    }
+  },
+
   "StreamAssembler: strict violations throw coded errors carrying the earlier updates"(
     { StreamAssembler }, assert,
   ) {

@@ -156,3 +156,24 @@ async function serve(tokens: AsyncIterable<string>): Promise<void> {
   void body; void fromText;
 }
 void serve;
+// OpenAI Responses snapshots: narrowed by the assembler's protocol; items narrow on `type`.
+import type { OpenAIResponsesSnapshot } from "agentwire";
+{
+  using asm = new StreamAssembler({ protocol: "openai-responses" });
+  if (asm.protocol === "openai-responses") {
+    const snapshot = asm.snapshot() as unknown as OpenAIResponsesSnapshot;
+    const outcome: Outcome = snapshot.outcome;
+    const total: number | undefined = snapshot.usage?.total_tokens;
+    // @ts-expect-error not an item type agentwire produces
+    snapshot.output.filter((item) => item.type === "web_search_call");
+    for (const item of snapshot.output) {
+      if (item.type === "function_call") {
+        const args: string = item.arguments;
+        void args;
+      } else if (item.type === "message") {
+        for (const part of item.content) if (part.type === "output_text") void part.text;
+      }
+    }
+    void outcome; void total;
+  }
+}

@@ -184,6 +184,20 @@ fn arguments_of(content: &Content) -> Option<&str> {
     }
 }
 
+/// A call's arguments as the raw text consumers see (`ToolCall::arguments`): the string as
+/// received; `""` when absent or null; the JSON text of any other value. `None` when the part
+/// is not a data part (not a call).
+fn raw_arguments(content: &Content) -> Option<Cow<'_, str>> {
+    match &content.body {
+        ContentBody::Data { data } => Some(match data.as_ref().and_then(|d| d.get("arguments")) {
+            Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
+            None | Some(Value::Null) => Cow::Borrowed(""),
+            Some(other) => Cow::Owned(other.to_string()),
+        }),
+        _ => None,
+    }
+}
+
 /// The Agent API fold: everything known about the run so far.
 #[derive(Debug)]
 pub(crate) struct AgentApiFold {
@@ -299,6 +313,9 @@ impl AgentApiFold {
         let Some(content_type) = lean.content_type.as_deref() else {
             return Ok(None);
         };
+        if content_type == "data" {
+            return self.apply_lean_arguments(&lean, cx);
+        }
         // Text deltas are the hot path; everything else goes through `Content`.
         let is_text_delta = content_type == "text"
             && lean.delta == Some(true)
@@ -359,6 +376,91 @@ impl AgentApiFold {
                     part.content.status = Some(RunStatus::from_wire(status));
                 }
             }
+        }
+        Ok(Some(()))
+    }
+
+    /// The fast path for a tool call's streamed arguments: a `delta: true` data event whose
+    /// `data` is exactly `{"arguments": "<text>"}`, onto an existing data part whose arguments
+    /// are a string, in a message that is not completed. It does what `merge_delta` does for
+    /// that event (string append, an arguments update, the mirror fed), without building a
+    /// `Content`. `Ok(None)` hands every other event to the full path.
+    fn apply_lean_arguments(
+        &mut self,
+        lean: &LeanEvent<'_>,
+        cx: &mut EventCx<'_>,
+    ) -> Result<Option<()>> {
+        let piece = match lean.rest.as_slice() {
+            [(key, Value::Object(data))] | [_, (key, Value::Object(data))]
+                if key == "data"
+                    && data.len() == 1
+                    && lean
+                        .rest
+                        .iter()
+                        .all(|(k, v)| k == "data" || (k == "error" && v.is_null())) =>
+            {
+                match data.get("arguments") {
+                    Some(Value::String(piece)) => piece,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        if lean.delta != Some(true)
+            || lean.text.is_some()
+            || !matches!(lean.status.as_deref(), None | Some("in_progress"))
+        {
+            return Ok(None);
+        }
+        let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) else {
+            return Ok(None);
+        };
+        let Some(slot) = self.lookup(msg_id) else {
+            return Ok(None);
+        };
+        let Ok(index) = usize::try_from(index) else {
+            return Ok(None);
+        };
+        let appendable = self.messages.get(slot).is_some_and(|m| {
+            m.message.status != RunStatus::Completed
+                && matches!(
+                    m.parts.get(index),
+                    Some(Some(PartSlot {
+                        content: Content {
+                            body: ContentBody::Data { data: Some(d) },
+                            ..
+                        },
+                        ..
+                    })) if d.get("arguments").is_some_and(Value::is_string)
+                )
+        });
+        if !appendable {
+            return Ok(None);
+        }
+        if !self.accept_sequence(lean.sequence_number.0, cx)? {
+            return Ok(Some(()));
+        }
+        let track = self.track_arguments;
+        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
+        let is_call = is_call_type(&message.message.message_type);
+        let Some(Some(part)) = message.parts.get_mut(index) else {
+            return Err(internal());
+        };
+        part.from_deltas = true;
+        let ContentBody::Data { data: Some(data) } = &mut part.content.body else {
+            return Err(internal());
+        };
+        let Some(Value::String(stored)) = data.get_mut("arguments") else {
+            return Err(internal());
+        };
+        stored.push_str(piece);
+        if is_call {
+            if track {
+                update_mirror(&mut part.mirror, stored, piece, false);
+            }
+            cx.batch.arguments(slot, index, piece, false);
+        } else {
+            cx.batch.touch_content(slot, index);
         }
         Ok(Some(()))
     }
@@ -508,31 +610,42 @@ impl AgentApiFold {
             (ContentBody::Data { data: stored }, ContentBody::Data { data: Some(new) }) => {
                 let stored = stored.get_or_insert_with(JsonMap::new);
                 let old_is_string = stored.get("arguments").is_some_and(Value::is_string);
-                let piece = new
-                    .get("arguments")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
+                // `None`: the delta leaves the arguments alone; `Some(None)`: it changes them
+                // in a way that is not a string append.
+                let piece = new.get("arguments").map(|v| v.as_str().map(str::to_owned));
+                let only_arguments = new.len() == 1 && piece.is_some();
                 merge_data_into(stored, new);
+                changed_other = true;
                 if is_call {
-                    match (
-                        piece,
-                        old_is_string,
-                        stored.get("arguments").and_then(Value::as_str),
-                    ) {
-                        (Some(piece), true, Some(_)) => args_delta = Some((piece, false)),
-                        (Some(_), false, Some(whole)) => {
-                            args_delta = Some((whole.to_owned(), true))
+                    let new_is_string = stored.get("arguments").is_some_and(Value::is_string);
+                    match piece {
+                        None => {}
+                        // The merge rule concatenates strings: the raw text grew by `piece`.
+                        Some(Some(piece)) if old_is_string && new_is_string => {
+                            args_delta = Some((piece, false));
+                            // The arguments update says it all: no content update carrying
+                            // the whole part (O(arguments) per delta, quadratic per call).
+                            changed_other = !only_arguments;
                         }
-                        _ => {}
+                        Some(_) => {
+                            let whole = match stored.get("arguments") {
+                                Some(Value::String(s)) => s.clone(),
+                                None | Some(Value::Null) => String::new(),
+                                Some(other) => other.to_string(),
+                            };
+                            args_delta = Some((whole, true));
+                        }
                     }
                 }
-                changed_other = true;
             }
             (stored, new) => {
                 // Audio, file, video, unknown: the fields the delta carries are set.
                 overlay_body(stored, new);
                 changed_other = true;
             }
+        }
+        if !content.extra.is_empty() || content.error.is_some() {
+            changed_other = true;
         }
         for (key, value) in content.extra {
             part.content.extra.insert(key, value);
@@ -545,8 +658,8 @@ impl AgentApiFold {
         }
         if let Some((delta, replace)) = args_delta {
             if track {
-                let mirror = part.mirror.get_or_insert_with(Box::default);
-                feed_mirror(mirror, &delta, replace);
+                let whole = arguments_of(&part.content).unwrap_or("");
+                update_mirror(&mut part.mirror, whole, &delta, replace);
             }
             cx.batch.arguments(slot, index, &delta, replace);
         }
@@ -593,8 +706,8 @@ impl AgentApiFold {
                     _ => cx.batch.touch_content(slot, index),
                 }
                 if is_call {
-                    if let Some(args) = arguments_of(&content) {
-                        cx.batch.arguments(slot, index, args, false);
+                    if let Some(args) = raw_arguments(&content).filter(|a| !a.is_empty()) {
+                        cx.batch.arguments(slot, index, &args, false);
                     }
                 }
                 let mut part = PartSlot {
@@ -604,11 +717,9 @@ impl AgentApiFold {
                     mirror: None,
                 };
                 if track && is_call {
-                    let mut mirror = Box::<ArgumentsMirror>::default();
-                    if let Some(args) = arguments_of(&part.content) {
-                        feed_mirror(&mut mirror, args, true);
+                    if let Some(args) = raw_arguments(&part.content) {
+                        update_mirror(&mut part.mirror, &args, &args, true);
                     }
-                    part.mirror = Some(mirror);
                 }
                 *part_slot = Some(part);
             }
@@ -638,25 +749,26 @@ impl AgentApiFold {
                     }
                 }
                 if is_call {
-                    let old = arguments_of(&part.content).map(str::to_owned);
-                    match (old.as_deref(), arguments_of(&content)) {
-                        (Some(old), Some(new)) if old == new => {}
-                        (Some(old), Some(new)) if new.starts_with(old) => {
-                            let rest = new.get(old.len()..).unwrap_or("");
-                            if track {
-                                let mirror = part.mirror.get_or_insert_with(Box::default);
-                                feed_mirror(mirror, rest, false);
+                    // A part that stops being a data part stops being a call: its arguments are
+                    // not reported. One that becomes a data part starts over (a replace).
+                    let old = raw_arguments(&part.content);
+                    if let Some(new) = raw_arguments(&content) {
+                        if old.as_deref() != Some(new.as_ref()) {
+                            match old.as_deref().and_then(|old| new.strip_prefix(old)) {
+                                Some(rest) => {
+                                    if track {
+                                        update_mirror(&mut part.mirror, &new, rest, false);
+                                    }
+                                    cx.batch.arguments(slot, index, rest, false);
+                                }
+                                None => {
+                                    if track {
+                                        update_mirror(&mut part.mirror, &new, &new, true);
+                                    }
+                                    cx.batch.arguments(slot, index, &new, true);
+                                }
                             }
-                            cx.batch.arguments(slot, index, rest, false);
                         }
-                        (_, Some(new)) => {
-                            if track {
-                                let mirror = part.mirror.get_or_insert_with(Box::default);
-                                feed_mirror(mirror, new, true);
-                            }
-                            cx.batch.arguments(slot, index, new, true);
-                        }
-                        (_, None) => {}
                     }
                 }
                 part.content.body = content.body;
@@ -716,9 +828,14 @@ impl AgentApiFold {
                 }
                 let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
                 let old = &mut stored.message;
-                if old.status != message.status || old.role != message.role {
+                if old.status != message.status
+                    || old.role != message.role
+                    || old.message_type != message.message_type
+                {
                     cx.batch.touch_message(slot, false);
                 }
+                let becomes_call =
+                    !is_call_type(&old.message_type) && is_call_type(&message.message_type);
                 old.message_type = message.message_type;
                 old.status = message.status;
                 old.role = message.role.or(old.role.take());
@@ -730,6 +847,15 @@ impl AgentApiFold {
                 old.sequence_number = seq;
                 for (key, value) in message.extra {
                     old.extra.insert(key, value);
+                }
+                if becomes_call {
+                    // Its data parts are calls from now on: report the arguments they hold.
+                    for (index, part) in stored.parts.iter().enumerate() {
+                        let Some(part) = part else { continue };
+                        if let Some(args) = raw_arguments(&part.content).filter(|a| !a.is_empty()) {
+                            cx.batch.arguments(slot, index, &args, true);
+                        }
+                    }
                 }
                 slot
             }
@@ -911,6 +1037,25 @@ fn overlay_body(stored: &mut ContentBody, new: ContentBody) {
             }
         }
         (stored, new) => *stored = new,
+    }
+}
+
+/// Feeds a change of a call's arguments (`delta`, or with `replace` the whole new value) to its
+/// mirror. A part without a mirror yet (it became a call after tracking started) gets one built
+/// from `whole`, the arguments after the change, so its parse never misses a prefix.
+fn update_mirror(
+    mirror: &mut Option<Box<ArgumentsMirror>>,
+    whole: &str,
+    delta: &str,
+    replace: bool,
+) {
+    match mirror {
+        Some(mirror) => feed_mirror(mirror, delta, replace),
+        None => {
+            let mut fresh = Box::<ArgumentsMirror>::default();
+            feed_mirror(&mut fresh, whole, true);
+            *mirror = Some(fresh);
+        }
     }
 }
 

@@ -238,23 +238,13 @@ impl AgentApiFold {
 
     /// Every tool call, with what changed since the last call. The first call starts
     /// tracking: from then on, arguments are parsed incrementally as they arrive.
+    ///
+    /// The calls are the parts [`AgentApiFold::tool_calls`] lists (data parts of call
+    /// messages), in the same order. A part that became a call after tracking started (its
+    /// message turned into a call type, or the part into a data part) gets its mirror here, from
+    /// its current arguments, so what a consumer sees does not depend on when it asked.
     pub(crate) fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
-        if !self.track_arguments {
-            self.track_arguments = true;
-            for m in &mut self.messages {
-                if !is_call_type(&m.message.message_type) {
-                    continue;
-                }
-                for part in m.parts.iter_mut().flatten() {
-                    let mut mirror = Box::<ArgumentsMirror>::default();
-                    if let Some(args) = arguments_of(&part.content) {
-                        mirror.parser.push(args);
-                    }
-                    mirror.raw_replaced = true;
-                    part.mirror = Some(mirror);
-                }
-            }
-        }
+        self.track_arguments = true;
         // Outputs first (a shared borrow), then the mirrors (a mutable one).
         let mut outputs = Vec::new();
         for m in &self.messages {
@@ -262,10 +252,13 @@ impl AgentApiFold {
                 continue;
             }
             for part in m.parts.iter().flatten() {
-                let call_id = match &part.content.body {
-                    ContentBody::Data { data: Some(d) } => d.get("call_id").and_then(Value::as_str),
-                    _ => None,
+                let ContentBody::Data { data } = &part.content.body else {
+                    continue;
                 };
+                let call_id = data
+                    .as_ref()
+                    .and_then(|d| d.get("call_id"))
+                    .and_then(Value::as_str);
                 outputs.push(call_id.and_then(|id| self.output_slot(id)).map(
                     |(slot, index, done)| {
                         (
@@ -281,21 +274,32 @@ impl AgentApiFold {
         let mut changes = Vec::new();
         for m in &mut self.messages {
             if !is_call_type(&m.message.message_type) {
+                // Not (or no longer) a call: the consumer drops what it mirrored, so a later
+                // return starts from scratch.
+                for part in m.parts.iter_mut().flatten() {
+                    part.mirror = None;
+                }
                 continue;
             }
             let message_done = m.message.status == RunStatus::Completed;
             for (index, part) in m.parts.iter_mut().enumerate() {
                 let Some(part) = part else { continue };
-                let output = outputs.next().flatten();
-                let data = match &part.content.body {
-                    ContentBody::Data { data } => data.as_ref(),
-                    _ => None,
-                };
-                let (call_id, name) = (str_field(data, "call_id"), str_field(data, "name"));
-                let raw = arguments_of(&part.content).unwrap_or("");
-                let Some(mirror) = part.mirror.as_mut() else {
+                let ContentBody::Data { data } = &part.content.body else {
+                    part.mirror = None;
                     continue;
                 };
+                let output = outputs.next().flatten();
+                let (call_id, name) = (
+                    str_field(data.as_ref(), "call_id"),
+                    str_field(data.as_ref(), "name"),
+                );
+                let raw = arguments_of(&part.content).unwrap_or("");
+                let mirror = part.mirror.get_or_insert_with(|| {
+                    let mut mirror = Box::<ArgumentsMirror>::default();
+                    mirror.parser.push(raw);
+                    mirror.raw_replaced = true;
+                    mirror
+                });
                 let ops = mirror.parser.take_ops();
                 let raw_delta = raw.get(mirror.raw_seen..).unwrap_or("").to_owned();
                 let raw_replace = std::mem::take(&mut mirror.raw_replaced);
