@@ -45,23 +45,23 @@ export function agUiMessagesOf(output) {
     switch (m.type) {
       case "message":
       case "error":
-        if (texts.length) out.push({ id: m.id, role: ["user", "system"].includes(m.role) ? m.role : "assistant", content: joined });
+        if (texts.length) out.push({ role: ["user", "system"].includes(m.role) ? m.role : "assistant", id: m.id, content: joined });
         break;
       case "reasoning":
-        if (texts.length) out.push({ id: m.id, role: "reasoning", content: joined });
+        if (texts.length) out.push({ role: "reasoning", id: m.id, content: joined });
         break;
       case "function_call":
       case "plugin_call":
       case "mcp_call":
         if (data) {
-          out.push({ id: m.id, role: "assistant", toolCalls: [{ id: data.call_id || m.id, type: "function",
+          out.push({ role: "assistant", id: m.id, toolCalls: [{ id: data.call_id || m.id, type: "function",
             function: { name: data.name ?? "", arguments: json(data.arguments) } }] });
         }
         break;
       case "function_call_output":
       case "plugin_call_output":
       case "mcp_call_output":
-        if (data) out.push({ id: m.id, role: "tool", content: json(data.output), toolCallId: data.call_id ?? "" });
+        if (data) out.push({ role: "tool", id: m.id, content: json(data.output), toolCallId: data.call_id ?? "" });
         break;
       default:
     }
@@ -172,7 +172,7 @@ export const aguiOutCases = {
       const snap = assembleAgUi(StreamAssembler, out);
       assert.strictEqual(snap.outcome, "failed");
       assert.strictEqual(snap.error.source, "run");
-      assert.deepStrictEqual(snap.messages, [{ id: "m1", role: "assistant", content: "Héllo " }]);
+      assert.deepStrictEqual(snap.messages, [{ role: "assistant", id: "m1", content: "Héllo " }]);
     }
   },
 
@@ -206,11 +206,11 @@ export const aguiOutCases = {
     assert.ok(!text(bytes).includes("null"));
 
     const expected = [
-      { id: "m_think", role: "reasoning", content: "Let me think." },
-      { id: "m_answer", role: "assistant", content: "Héllo wörld 😀 More." },
-      { id: "m_call", role: "assistant", toolCalls: [{ id: "call_1", type: "function",
+      { role: "reasoning", id: "m_think", content: "Let me think." },
+      { role: "assistant", id: "m_answer", content: "Héllo wörld 😀 More." },
+      { role: "assistant", id: "m_call", toolCalls: [{ id: "call_1", type: "function",
         function: { name: "get_weather", arguments: '{"city": "杭州"}' } }] },
-      { id: "m_out", role: "tool", content: '{"sky":"sunny"}', toolCallId: "call_1" },
+      { role: "tool", id: "m_out", content: '{"sky":"sunny"}', toolCallId: "call_1" },
     ];
     for (const step of [1, 5, bytes.length]) {
       const snap = assembleAgUi(StreamAssembler, bytes, step);
