@@ -8,12 +8,14 @@
 //!   detection, limits, and the matching encoders.
 //! - [`assembler`]: [`StreamAssembler`](assembler::StreamAssembler), folding a byte stream split
 //!   anywhere into a snapshot of the run, with coalesced updates per chunk.
-//! - [`agui`]: AG-UI 1.0 types and events, and the `@ag-ui/client` pipeline (chunk expansion,
-//!   verification, apply).
+//! - [`agui`]: AG-UI 1.0 types and events, the `@ag-ui/client` pipeline (chunk expansion,
+//!   verification, apply), the [`AgUiEncoder`](agui::AgUiEncoder) (Agent API → AG-UI events, for
+//!   the builder and the translator) and [`agent_request`](agui::agent_request) (a
+//!   `RunAgentInput` → an Agent API request).
 //! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
 //!   event streams (SSE or NDJSON bytes) call by call.
 //! - [`openai`]: OpenAI Responses and A2A streaming adapters (encoders, decoders, and the
-//!   byte-stream [`Translator`](openai::Translator)).
+//!   byte-stream [`Translator`](openai::Translator), which also writes AG-UI).
 #![deny(rustdoc::broken_intra_doc_links)]
 #![cfg_attr(
     test,
