@@ -231,8 +231,19 @@ pub fn builder_release_finishes_children() {
         "FINISHED"
     );
     assert!(rb.finished());
-    let protocol = JSON::parse(r#"{"protocol":"ag-ui"}"#).unwrap();
+    let protocol = JSON::parse(r#"{"protocol":"grpc"}"#).unwrap();
     let e = thrown(ResponseBuilderCore::new(protocol).map(|_| JsValue::NULL));
     assert_eq!(code(&e), "INVALID_OPTION");
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("protocol"));
+    // AG-UI output: a bad run id names the field; a good builder emits RUN_STARTED first.
+    let bad = JSON::parse(r#"{"protocol":"ag-ui","runId":7}"#).unwrap();
+    let e = thrown(ResponseBuilderCore::new(bad).map(|_| JsValue::NULL));
+    assert_eq!(get(&e, "field").as_string().as_deref(), Some("runId"));
+    let options = JSON::parse(r#"{"protocol":"ag-ui","threadId":"t","runId":"r"}"#).unwrap();
+    let rb = ResponseBuilderCore::new(options).unwrap();
+    let bytes = rb.created().unwrap();
+    assert_eq!(
+        String::from_utf8(bytes).unwrap(),
+        "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n"
+    );
 }
