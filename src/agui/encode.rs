@@ -36,12 +36,12 @@ use serde_json::Value;
 
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
-use crate::openai::write::{int, raw, string};
+use crate::openai::write::{check_output_format, frame_end, frame_start, int, raw, string};
 use crate::protocol::{
     merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,
     MessageType, Role, RunStatus,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 
 /// The `CUSTOM` event name for message parts AG-UI has no event for.
 pub const CONTENT_EVENT_NAME: &str = "agent-api.content";
@@ -172,13 +172,7 @@ impl AgUiEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn new(format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         Ok(AgUiEncoder {
             format,
             ..AgUiEncoder::sse()
@@ -671,23 +665,14 @@ struct Framing(Format);
 
 impl Framing {
     fn begin(self, out: &mut Vec<u8>, ty: &str) {
-        if self.0 != Format::Ndjson {
-            raw(out, "data: ");
-        }
+        frame_start(out, self.0);
         raw(out, "{\"type\":\"");
         raw(out, ty);
         raw(out, "\"");
     }
 
     fn end(self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.0 == Format::Ndjson {
-                "}\n"
-            } else {
-                "}\n\n"
-            },
-        );
+        frame_end(out, self.0, "}");
     }
 }
 

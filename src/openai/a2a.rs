@@ -24,7 +24,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{bool, int, map, opt_string, raw, string, value};
+use super::write::{
+    bool, check_output_format, frame_end, frame_start, int, map, opt_string, raw, string, value,
+};
 
 use crate::assembler::{Warning, WarningCode};
 use crate::builder::{BuilderEvent, Encoder};
@@ -103,13 +105,7 @@ impl A2aEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn with_format(mut self, format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         self.format = format;
         Ok(self)
     }
@@ -118,9 +114,7 @@ impl A2aEncoder {
     /// `,"taskId":…,"contextId":…` unless it is the task itself. The caller writes the other
     /// fields and calls [`A2aEncoder::end`].
     fn begin(&self, out: &mut Vec<u8>, kind: &str) {
-        if self.format != Format::Ndjson {
-            raw(out, "data: ");
-        }
+        frame_start(out, self.format);
         raw(out, "{\"jsonrpc\":\"2.0\",\"id\":");
         value(out, &self.rpc_id);
         raw(out, ",\"result\":{\"kind\":\"");
@@ -137,14 +131,7 @@ impl A2aEncoder {
     }
 
     fn end(&self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.format == Format::Ndjson {
-                "}}\n"
-            } else {
-                "}}\n\n"
-            },
-        );
+        frame_end(out, self.format, "}}");
     }
 
     fn ensure_task(&mut self, out: &mut Vec<u8>) -> Result<()> {

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{int, opt_int, raw, string, value};
+use super::write::{check_output_format, frame_end, int, opt_int, raw, string, value};
 
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
@@ -29,7 +29,7 @@ use crate::protocol::{
     merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
     RunStatus,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 
 /// The error codes the Responses API defines (`ResponseError.code`); others become
 /// `server_error`.
@@ -194,13 +194,7 @@ impl ResponsesEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn new(format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         Ok(ResponsesEncoder {
             format,
             ..ResponsesEncoder::sse()
@@ -237,14 +231,7 @@ impl ResponsesEncoder {
     }
 
     fn end(&self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.format == Format::Ndjson {
-                "}\n"
-            } else {
-                "}\n\n"
-            },
-        );
+        frame_end(out, self.format, "}");
     }
 
     /// Starts an event about item `i`'s text: `,"item_id":…,"output_index":…` follow the head.
