@@ -37,6 +37,7 @@ use serde_json::Value;
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
 use crate::openai::write::{check_output_format, frame_end, frame_start, int, raw, string};
+use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,
     MessageType, Role, RunStatus,
@@ -561,7 +562,7 @@ impl AgUiEncoder {
         if item.open || item.done {
             return;
         }
-        let call_id = data_str(&item.data, "call_id");
+        let call_id = str_field(&item.data, "call_id");
         let name = item.data.get("name").and_then(Value::as_str);
         if !force && (call_id.is_empty() || name.is_none()) {
             return;
@@ -635,7 +636,7 @@ impl AgUiEncoder {
             Kind::Output if !item.data.is_empty() => {
                 self.begin(out, "TOOL_CALL_RESULT");
                 field(out, "messageId", &item.msg_id);
-                field(out, "toolCallId", data_str(&item.data, "call_id"));
+                field(out, "toolCallId", str_field(&item.data, "call_id"));
                 match item.data.get("output") {
                     Some(Value::String(s)) => field(out, "content", s),
                     None | Some(Value::Null) => field(out, "content", ""),
@@ -730,10 +731,6 @@ fn field(out: &mut Vec<u8>, key: &str, v: &str) {
     raw(out, key);
     raw(out, "\":");
     string(out, v);
-}
-
-fn data_str<'a>(data: &'a JsonMap, key: &str) -> &'a str {
-    data.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// The largest integer a `TokenUsage` count may hold (2^53 - 1).
