@@ -254,43 +254,40 @@ export class ResponseBuilder {
   }
 }
 
-/** A message of a ResponseBuilder. */
-export class MessageBuilder {
+// The run and the live core of a child builder, for its subclasses (not reachable from outside
+// the module).
+const RUN = Symbol("agentwire.run");
+const LIVE = Symbol("agentwire.live");
+
+// What MessageBuilder, ContentBuilder and ToolCallBuilder share: creation only through their
+// parent, coded errors once the run stopped or the child was freed, complete(), free() and
+// disposal.
+class ChildBuilder {
   #run;
   #core;
+  #what;
 
-  constructor(token, run, core) {
+  constructor(token, run, core, what, creator) {
     if (token !== INTERNAL) {
-      throw agentwireError("BUILDER_STATE", "MessageBuilder is created by ResponseBuilder.message().");
+      throw agentwireError("BUILDER_STATE", `${what} is created by ${creator}.`);
     }
     this.#run = run;
     this.#core = core;
+    this.#what = what;
   }
 
-  #live() {
+  get [RUN]() {
+    return this.#run;
+  }
+
+  [LIVE]() {
     live(this.#run);
-    if (this.#core === undefined) throw childFreed("MessageBuilder");
+    if (this.#core === undefined) throw childFreed(this.#what);
     return this.#core;
   }
 
-  get id() {
-    return this.#live().id;
-  }
-
-  start() {
-    return emit(this.#run, this.#live().start());
-  }
-
-  content(type) {
-    return new ContentBuilder(INTERNAL, this.#run, this.#live().content(type));
-  }
-
-  setUsage(usage) {
-    this.#live().setUsage(usage);
-  }
-
   complete() {
-    return emit(this.#run, this.#live().complete());
+    return emit(this.#run, this[LIVE]().complete());
   }
 
   free() {
@@ -305,26 +302,36 @@ export class MessageBuilder {
   }
 }
 
+/** A message of a ResponseBuilder. */
+export class MessageBuilder extends ChildBuilder {
+  constructor(token, run, core) {
+    super(token, run, core, "MessageBuilder", "ResponseBuilder.message()");
+  }
+
+  get id() {
+    return this[LIVE]().id;
+  }
+
+  start() {
+    return emit(this[RUN], this[LIVE]().start());
+  }
+
+  content(type) {
+    return new ContentBuilder(INTERNAL, this[RUN], this[LIVE]().content(type));
+  }
+
+  setUsage(usage) {
+    this[LIVE]().setUsage(usage);
+  }
+}
+
 /** A content part of a message. */
-export class ContentBuilder {
-  #run;
-  #core;
+export class ContentBuilder extends ChildBuilder {
   #index;
 
   constructor(token, run, core) {
-    if (token !== INTERNAL) {
-      throw agentwireError("BUILDER_STATE", "ContentBuilder is created by MessageBuilder.content().");
-    }
-    this.#run = run;
-    this.#core = core;
+    super(token, run, core, "ContentBuilder", "MessageBuilder.content()");
     this.#index = core.index;
-  }
-
-  #live() {
-    const run = this.#run;
-    if (run.stopped !== null) throw run.stopped;
-    if (this.#core === undefined) throw childFreed("ContentBuilder");
-    return this.#core;
   }
 
   get index() {
@@ -332,80 +339,37 @@ export class ContentBuilder {
   }
 
   delta(value) {
-    const core = this.#live();
+    const core = this[LIVE]();
     const bytes = typeof value === "string" ? core.deltaText(value) : core.delta(value);
-    const sink = this.#run.sink;
+    const sink = this[RUN].sink;
     if (sink !== null) sink(bytes);
     return bytes;
   }
 
   set(value) {
-    return emit(this.#run, this.#live().set(value));
-  }
-
-  complete() {
-    return emit(this.#run, this.#live().complete());
-  }
-
-  free() {
-    if (this.#core !== undefined) {
-      this.#core.free();
-      this.#core = undefined;
-    }
-  }
-
-  [dispose]() {
-    this.free();
+    return emit(this[RUN], this[LIVE]().set(value));
   }
 }
 
 /** A streamed tool call: a `*_call` message with one data part `{call_id, name, arguments}`. */
-export class ToolCallBuilder {
-  #run;
-  #core;
-
+export class ToolCallBuilder extends ChildBuilder {
   constructor(token, run, core) {
-    if (token !== INTERNAL) {
-      throw agentwireError("BUILDER_STATE", "ToolCallBuilder is created by ResponseBuilder.toolCall().");
-    }
-    this.#run = run;
-    this.#core = core;
-  }
-
-  #live() {
-    live(this.#run);
-    if (this.#core === undefined) throw childFreed("ToolCallBuilder");
-    return this.#core;
+    super(token, run, core, "ToolCallBuilder", "ResponseBuilder.toolCall()");
   }
 
   get id() {
-    return this.#live().id;
+    return this[LIVE]().id;
   }
 
   start() {
-    return emit(this.#run, this.#live().start());
+    return emit(this[RUN], this[LIVE]().start());
   }
 
   arguments(piece) {
     if (typeof piece !== "string") {
       throw agentwireError("INVALID_OPTION", "arguments() expects a string (a piece of JSON text)");
     }
-    return emit(this.#run, this.#live().arguments(piece));
-  }
-
-  complete() {
-    return emit(this.#run, this.#live().complete());
-  }
-
-  free() {
-    if (this.#core !== undefined) {
-      this.#core.free();
-      this.#core = undefined;
-    }
-  }
-
-  [dispose]() {
-    this.free();
+    return emit(this[RUN], this[LIVE]().arguments(piece));
   }
 }
 

@@ -7,7 +7,10 @@
 //! terminal closes its own; `RAW`, `ACTIVITY_*`, `REASONING_ENCRYPTED_VALUE` and
 //! `SUBAGENT_STARTED` close nothing. At end of input nothing is synthesized.
 
+use serde_json::Value;
+
 use super::event::*;
+use super::message::Metadata;
 use crate::{Error, ErrorCode, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,7 +128,7 @@ impl Chunks {
             [] => Ok(None),
             many => Err(fatal(format!(
                 "Ambiguous {chunk_type}: it carries neither a {} nor a subagentRunId, but {} lanes have an open {entity}. Attribute the chunk to the subagent it belongs to.",
-                if kind == Kind::Tool { "toolCallId" } else { "messageId" },
+                id_field(kind),
                 many.len()
             ))),
         }
@@ -175,228 +178,275 @@ impl Chunks {
         }
     }
 
-    fn text(&mut self, c: TextMessageChunk, out: &mut Vec<Event>) -> Result<()> {
+    /// The expansion every chunk kind shares: resolves the lane, continues its open stream
+    /// (after `agree` checks the chunk against it) or closes the lane and opens a new stream
+    /// (`open` validates the first chunk and builds its start event), then emits the content
+    /// event when the chunk carries a delta or a raw event, or metadata that no start event
+    /// took. `open` gets the new stream's id, `subagentRunId` and metadata. The callbacks are
+    /// `dyn` so that the three kinds share one copy of this code.
+    fn stream_chunk(
+        &mut self,
+        c: ChunkParts,
+        agree: &dyn Fn(&Pending) -> Result<()>,
+        open: &dyn Fn(String, Option<String>, Option<Metadata>) -> Result<Opened>,
+        out: &mut Vec<Event>,
+    ) -> Result<()> {
         let lane = self.resolve_lane(
-            Kind::Text,
-            c.message_id.as_deref(),
+            c.kind,
+            c.id.as_deref(),
             c.subagent_run_id.as_deref(),
-            "TEXT_MESSAGE_CHUNK",
-            "text message",
+            c.chunk_type,
+            c.entity,
         )?;
         let start = out.len();
         let continuing = match self.lane(&lane) {
-            Some(p)
-                if p.kind == Kind::Text && c.message_id.as_deref().is_none_or(|id| id == p.id) =>
-            {
+            Some(p) if p.kind == c.kind && c.id.as_deref().is_none_or(|id| id == p.id) => {
+                agree(p)?;
+                Some(p.clone())
+            }
+            _ => None,
+        };
+        let fields = match continuing {
+            Some(p) => p,
+            None => {
+                self.close_lane(&lane, out);
+                let Some(id) = c.id.clone() else {
+                    return Err(fatal(format!(
+                        "First {} must have a {}",
+                        c.chunk_type,
+                        id_field(c.kind)
+                    )));
+                };
+                let opened = open(id.clone(), c.subagent_run_id.clone(), c.metadata.clone())?;
+                let p = Pending {
+                    kind: c.kind,
+                    id,
+                    first: opened.first,
+                    second: opened.second,
+                    owner: c.subagent_run_id.clone(),
+                };
+                self.open(lane, p.clone());
+                out.push(opened.start);
+                p
+            }
+        };
+        let owner = c.subagent_run_id.or(fields.owner);
+        if c.delta.is_some()
+            || c.raw_event.is_some()
+            || (out.len() == start && c.metadata.is_some())
+        {
+            out.push(content_event(
+                c.kind,
+                fields.id,
+                c.delta.unwrap_or_default(),
+                owner,
+                c.raw_event,
+                c.metadata,
+            ));
+        }
+        Ok(())
+    }
+
+    fn text(&mut self, c: TextMessageChunk, out: &mut Vec<Event>) -> Result<()> {
+        let parts = ChunkParts {
+            kind: Kind::Text,
+            chunk_type: "TEXT_MESSAGE_CHUNK",
+            entity: "text message",
+            id: c.message_id,
+            subagent_run_id: c.subagent_run_id,
+            delta: c.delta,
+            raw_event: c.raw_event,
+            metadata: c.metadata,
+        };
+        let (role, name) = (c.role, c.name);
+        self.stream_chunk(
+            parts,
+            &|p| {
                 agreement(
                     "text message",
                     &p.id,
                     "role",
-                    c.role.map(TextMessageRole::as_str),
+                    role.map(TextMessageRole::as_str),
                     p.first.as_deref(),
                 )?;
                 agreement(
                     "text message",
                     &p.id,
                     "name",
-                    c.name.as_deref(),
+                    name.as_deref(),
                     p.second.as_deref(),
-                )?;
-                Some(p.clone())
-            }
-            _ => None,
-        };
-        let fields = match continuing {
-            Some(p) => p,
-            None => {
-                self.close_lane(&lane, out);
-                let Some(id) = c.message_id.clone() else {
-                    return Err(fatal(
-                        "First TEXT_MESSAGE_CHUNK must have a messageId".to_owned(),
-                    ));
-                };
-                let role = c.role.unwrap_or_default();
-                let p = Pending {
-                    kind: Kind::Text,
-                    id: id.clone(),
+                )
+            },
+            &|id, subagent_run_id, metadata| {
+                let role = role.unwrap_or_default();
+                Ok(Opened {
                     first: Some(role.as_str().to_owned()),
-                    second: c.name.clone(),
-                    owner: c.subagent_run_id.clone(),
-                };
-                self.open(lane, p.clone());
-                out.push(Event::TextMessageStart(TextMessageStart {
-                    message_id: id,
-                    role: Some(role),
-                    name: c.name.clone(),
-                    subagent_run_id: c.subagent_run_id.clone(),
-                    timestamp: None,
-                    raw_event: None,
-                    metadata: c.metadata.clone(),
-                }));
-                p
-            }
-        };
-        let owner = c.subagent_run_id.clone().or(fields.owner);
-        if c.delta.is_some()
-            || c.raw_event.is_some()
-            || (out.len() == start && c.metadata.is_some())
-        {
-            out.push(Event::TextMessageContent(TextMessageContent {
-                message_id: fields.id,
-                delta: c.delta.unwrap_or_default(),
-                subagent_run_id: owner,
-                timestamp: None,
-                raw_event: c.raw_event,
-                metadata: c.metadata,
-            }));
-        }
-        Ok(())
+                    second: name.clone(),
+                    start: Event::TextMessageStart(TextMessageStart {
+                        message_id: id,
+                        role: Some(role),
+                        name: name.clone(),
+                        subagent_run_id,
+                        timestamp: None,
+                        raw_event: None,
+                        metadata,
+                    }),
+                })
+            },
+            out,
+        )
     }
 
     fn tool(&mut self, c: ToolCallChunk, out: &mut Vec<Event>) -> Result<()> {
-        let lane = self.resolve_lane(
-            Kind::Tool,
-            c.tool_call_id.as_deref(),
-            c.subagent_run_id.as_deref(),
-            "TOOL_CALL_CHUNK",
-            "tool call",
-        )?;
-        let start = out.len();
-        let continuing = match self.lane(&lane) {
-            Some(p)
-                if p.kind == Kind::Tool
-                    && c.tool_call_id.as_deref().is_none_or(|id| id == p.id) =>
-            {
+        let parts = ChunkParts {
+            kind: Kind::Tool,
+            chunk_type: "TOOL_CALL_CHUNK",
+            entity: "tool call",
+            id: c.tool_call_id,
+            subagent_run_id: c.subagent_run_id,
+            delta: c.delta,
+            raw_event: c.raw_event,
+            metadata: c.metadata,
+        };
+        let (tool_call_name, parent_message_id) = (c.tool_call_name, c.parent_message_id);
+        self.stream_chunk(
+            parts,
+            &|p| {
                 agreement(
                     "tool call",
                     &p.id,
                     "toolCallName",
-                    c.tool_call_name.as_deref(),
+                    tool_call_name.as_deref(),
                     p.first.as_deref(),
                 )?;
                 agreement(
                     "tool call",
                     &p.id,
                     "parentMessageId",
-                    c.parent_message_id.as_deref(),
+                    parent_message_id.as_deref(),
                     p.second.as_deref(),
-                )?;
-                Some(p.clone())
-            }
-            _ => None,
-        };
-        let fields = match continuing {
-            Some(p) => p,
-            None => {
-                self.close_lane(&lane, out);
-                let Some(id) = c.tool_call_id.clone() else {
-                    return Err(fatal(
-                        "First TOOL_CALL_CHUNK must have a toolCallId".to_owned(),
-                    ));
-                };
-                let Some(name) = c.tool_call_name.clone() else {
+                )
+            },
+            &|id, subagent_run_id, metadata| {
+                let Some(name) = tool_call_name.clone() else {
                     return Err(fatal(
                         "First TOOL_CALL_CHUNK must have a toolCallName".to_owned(),
                     ));
                 };
-                let p = Pending {
-                    kind: Kind::Tool,
-                    id: id.clone(),
+                Ok(Opened {
                     first: Some(name.clone()),
-                    second: c.parent_message_id.clone(),
-                    owner: c.subagent_run_id.clone(),
-                };
-                self.open(lane, p.clone());
-                out.push(Event::ToolCallStart(ToolCallStart {
-                    tool_call_id: id,
-                    tool_call_name: name,
-                    parent_message_id: c.parent_message_id.clone(),
-                    subagent_run_id: c.subagent_run_id.clone(),
-                    timestamp: None,
-                    raw_event: None,
-                    metadata: c.metadata.clone(),
-                }));
-                p
-            }
-        };
-        let owner = c.subagent_run_id.clone().or(fields.owner);
-        if c.delta.is_some()
-            || c.raw_event.is_some()
-            || (out.len() == start && c.metadata.is_some())
-        {
-            out.push(Event::ToolCallArgs(ToolCallArgs {
-                tool_call_id: fields.id,
-                delta: c.delta.unwrap_or_default(),
-                subagent_run_id: owner,
-                timestamp: None,
-                raw_event: c.raw_event,
-                metadata: c.metadata,
-            }));
-        }
-        Ok(())
+                    second: parent_message_id.clone(),
+                    start: Event::ToolCallStart(ToolCallStart {
+                        tool_call_id: id,
+                        tool_call_name: name,
+                        parent_message_id: parent_message_id.clone(),
+                        subagent_run_id,
+                        timestamp: None,
+                        raw_event: None,
+                        metadata,
+                    }),
+                })
+            },
+            out,
+        )
     }
 
     fn reasoning(&mut self, c: ReasoningMessageChunk, out: &mut Vec<Event>) -> Result<()> {
-        let lane = self.resolve_lane(
-            Kind::Reasoning,
-            c.message_id.as_deref(),
-            c.subagent_run_id.as_deref(),
-            "REASONING_MESSAGE_CHUNK",
-            "reasoning message",
-        )?;
-        let start = out.len();
-        let continuing = match self.lane(&lane) {
-            Some(p)
-                if p.kind == Kind::Reasoning
-                    && c.message_id.as_deref().is_none_or(|id| id == p.id) =>
-            {
-                Some(p.clone())
-            }
-            _ => None,
+        let parts = ChunkParts {
+            kind: Kind::Reasoning,
+            chunk_type: "REASONING_MESSAGE_CHUNK",
+            entity: "reasoning message",
+            id: c.message_id,
+            subagent_run_id: c.subagent_run_id,
+            delta: c.delta,
+            raw_event: c.raw_event,
+            metadata: c.metadata,
         };
-        let fields = match continuing {
-            Some(p) => p,
-            None => {
-                self.close_lane(&lane, out);
-                let Some(id) = c.message_id.clone() else {
-                    return Err(fatal(
-                        "First REASONING_MESSAGE_CHUNK must have a messageId".to_owned(),
-                    ));
-                };
-                let p = Pending {
-                    kind: Kind::Reasoning,
-                    id: id.clone(),
+        self.stream_chunk(
+            parts,
+            &|_| Ok(()),
+            &|id, subagent_run_id, metadata| {
+                Ok(Opened {
                     first: None,
                     second: None,
-                    owner: c.subagent_run_id.clone(),
-                };
-                self.open(lane, p.clone());
-                out.push(Event::ReasoningMessageStart(ReasoningMessageStart {
-                    message_id: id,
-                    role: ReasoningRole::Reasoning,
-                    subagent_run_id: c.subagent_run_id.clone(),
-                    timestamp: None,
-                    raw_event: None,
-                    metadata: c.metadata.clone(),
-                }));
-                p
-            }
-        };
-        let owner = c.subagent_run_id.clone().or(fields.owner);
-        if c.delta.is_some()
-            || c.raw_event.is_some()
-            || (out.len() == start && c.metadata.is_some())
-        {
-            out.push(Event::ReasoningMessageContent(ReasoningMessageContent {
-                message_id: fields.id,
-                delta: c.delta.unwrap_or_default(),
-                subagent_run_id: owner,
-                timestamp: None,
-                raw_event: c.raw_event,
-                metadata: c.metadata,
-            }));
-        }
-        Ok(())
+                    start: Event::ReasoningMessageStart(ReasoningMessageStart {
+                        message_id: id,
+                        role: ReasoningRole::Reasoning,
+                        subagent_run_id,
+                        timestamp: None,
+                        raw_event: None,
+                        metadata,
+                    }),
+                })
+            },
+            out,
+        )
+    }
+}
+
+/// The fields of a chunk that every kind handles alike, with its kind's names for messages.
+struct ChunkParts {
+    kind: Kind,
+    /// The chunk's `type`, as error messages name it.
+    chunk_type: &'static str,
+    /// What the stream is, as error messages name it.
+    entity: &'static str,
+    /// Message id or tool-call id.
+    id: Option<String>,
+    subagent_run_id: Option<String>,
+    delta: Option<String>,
+    raw_event: Option<Value>,
+    metadata: Option<Metadata>,
+}
+
+/// What opening a stream adds: the fields later chunks must agree with, and the start event.
+struct Opened {
+    first: Option<String>,
+    second: Option<String>,
+    start: Event,
+}
+
+/// The id field a chunk of `kind` carries, as error messages name it.
+fn id_field(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Tool => "toolCallId",
+        Kind::Text | Kind::Reasoning => "messageId",
+    }
+}
+
+fn content_event(
+    kind: Kind,
+    id: String,
+    delta: String,
+    subagent_run_id: Option<String>,
+    raw_event: Option<Value>,
+    metadata: Option<Metadata>,
+) -> Event {
+    match kind {
+        Kind::Text => Event::TextMessageContent(TextMessageContent {
+            message_id: id,
+            delta,
+            subagent_run_id,
+            timestamp: None,
+            raw_event,
+            metadata,
+        }),
+        Kind::Tool => Event::ToolCallArgs(ToolCallArgs {
+            tool_call_id: id,
+            delta,
+            subagent_run_id,
+            timestamp: None,
+            raw_event,
+            metadata,
+        }),
+        Kind::Reasoning => Event::ReasoningMessageContent(ReasoningMessageContent {
+            message_id: id,
+            delta,
+            subagent_run_id,
+            timestamp: None,
+            raw_event,
+            metadata,
+        }),
     }
 }
 

@@ -36,12 +36,13 @@ use serde_json::Value;
 
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
-use crate::openai::write::{int, raw, string};
+use crate::openai::write::{check_output_format, frame_end, frame_start, int, raw, string};
+use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,
     MessageType, Role, RunStatus,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 
 /// The `CUSTOM` event name for message parts AG-UI has no event for.
 pub const CONTENT_EVENT_NAME: &str = "agent-api.content";
@@ -172,13 +173,7 @@ impl AgUiEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn new(format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         Ok(AgUiEncoder {
             format,
             ..AgUiEncoder::sse()
@@ -567,7 +562,7 @@ impl AgUiEncoder {
         if item.open || item.done {
             return;
         }
-        let call_id = data_str(&item.data, "call_id");
+        let call_id = str_field(&item.data, "call_id");
         let name = item.data.get("name").and_then(Value::as_str);
         if !force && (call_id.is_empty() || name.is_none()) {
             return;
@@ -641,7 +636,7 @@ impl AgUiEncoder {
             Kind::Output if !item.data.is_empty() => {
                 self.begin(out, "TOOL_CALL_RESULT");
                 field(out, "messageId", &item.msg_id);
-                field(out, "toolCallId", data_str(&item.data, "call_id"));
+                field(out, "toolCallId", str_field(&item.data, "call_id"));
                 match item.data.get("output") {
                     Some(Value::String(s)) => field(out, "content", s),
                     None | Some(Value::Null) => field(out, "content", ""),
@@ -671,23 +666,14 @@ struct Framing(Format);
 
 impl Framing {
     fn begin(self, out: &mut Vec<u8>, ty: &str) {
-        if self.0 != Format::Ndjson {
-            raw(out, "data: ");
-        }
+        frame_start(out, self.0);
         raw(out, "{\"type\":\"");
         raw(out, ty);
         raw(out, "\"");
     }
 
     fn end(self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.0 == Format::Ndjson {
-                "}\n"
-            } else {
-                "}\n\n"
-            },
-        );
+        frame_end(out, self.0, "}");
     }
 }
 
@@ -745,10 +731,6 @@ fn field(out: &mut Vec<u8>, key: &str, v: &str) {
     raw(out, key);
     raw(out, "\":");
     string(out, v);
-}
-
-fn data_str<'a>(data: &'a JsonMap, key: &str) -> &'a str {
-    data.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// The largest integer a `TokenUsage` count may hold (2^53 - 1).

@@ -24,11 +24,14 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{bool, int, map, opt_string, raw, string, value};
+use super::write::{
+    bool, check_output_format, frame_end, frame_start, int, map, opt_string, raw, string, value,
+};
 
 use crate::assembler::{Warning, WarningCode};
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, parse_request, AgentRequest, AgentResponse, Content, ContentBody, ErrorInfo,
     Event, JsonMap, Message, MessageType, Role, RunStatus,
@@ -103,13 +106,7 @@ impl A2aEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn with_format(mut self, format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         self.format = format;
         Ok(self)
     }
@@ -118,9 +115,7 @@ impl A2aEncoder {
     /// `,"taskId":…,"contextId":…` unless it is the task itself. The caller writes the other
     /// fields and calls [`A2aEncoder::end`].
     fn begin(&self, out: &mut Vec<u8>, kind: &str) {
-        if self.format != Format::Ndjson {
-            raw(out, "data: ");
-        }
+        frame_start(out, self.format);
         raw(out, "{\"jsonrpc\":\"2.0\",\"id\":");
         value(out, &self.rpc_id);
         raw(out, ",\"result\":{\"kind\":\"");
@@ -137,14 +132,7 @@ impl A2aEncoder {
     }
 
     fn end(&self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.format == Format::Ndjson {
-                "}}\n"
-            } else {
-                "}}\n\n"
-            },
-        );
+        frame_end(out, self.format, "}}");
     }
 
     fn ensure_task(&mut self, out: &mut Vec<u8>) -> Result<()> {
@@ -529,10 +517,6 @@ pub struct A2aDecoder {
     messages: Vec<Incoming>,
 }
 
-fn st<'a>(map: &'a JsonMap, key: &str) -> &'a str {
-    map.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
 impl A2aDecoder {
     /// A decoder at the start of a stream.
     pub fn new() -> Self {
@@ -576,7 +560,7 @@ impl A2aDecoder {
                 None => "A2A_ERROR".into(),
             };
             let mut r = self.response(RunStatus::Failed);
-            r.error = Some(ErrorInfo::new(code, st(e, "message")));
+            r.error = Some(ErrorInfo::new(code, str_field(e, "message")));
             out.push(Event::Response(r));
             self.ended = true;
             return Ok(());
@@ -585,10 +569,10 @@ impl A2aDecoder {
             Some(Value::Object(r)) => r,
             _ => &env,
         };
-        match st(result, "kind") {
+        match str_field(result, "kind") {
             "task" => {
-                self.task_id = Some(st(result, "id").to_owned());
-                self.context_id = Some(st(result, "contextId").to_owned());
+                self.task_id = Some(str_field(result, "id").to_owned());
+                self.context_id = Some(str_field(result, "contextId").to_owned());
                 self.ensure_started(out);
                 if let Some(arts) = result.get("artifacts").and_then(Value::as_array) {
                     for a in arts.iter().filter_map(Value::as_object) {
@@ -649,8 +633,8 @@ impl A2aDecoder {
             .get("status")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let state = st(status, "state");
-        let run = match st(meta, "status") {
+        let state = str_field(status, "state");
+        let run = match str_field(meta, "status") {
             "" => match state {
                 "submitted" => RunStatus::Created,
                 "working" => RunStatus::InProgress,
@@ -680,7 +664,7 @@ impl A2aDecoder {
                 let code = m
                     .get("metadata")
                     .and_then(Value::as_object)
-                    .map_or("A2A_ERROR", |md| match st(md, "code") {
+                    .map_or("A2A_ERROR", |md| match str_field(md, "code") {
                         "" => "A2A_ERROR",
                         c => c,
                     });
@@ -748,15 +732,15 @@ impl A2aDecoder {
             .get("metadata")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let id = st(a, "artifactId").to_owned();
-        let message_type = match st(meta, "message_type") {
-            "" => match st(a, "name") {
+        let id = str_field(a, "artifactId").to_owned();
+        let message_type = match str_field(meta, "message_type") {
+            "" => match str_field(a, "name") {
                 n if MessageType::KNOWN.iter().any(|k| k.as_str() == n) => n,
                 _ => "message",
             },
             t => t,
         };
-        let role = match st(meta, "role") {
+        let role = match str_field(meta, "role") {
             "" => "assistant",
             r => r,
         };
@@ -793,7 +777,7 @@ impl A2aDecoder {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let explicit = meta.get("index").and_then(Value::as_i64);
-        let kind = st(p, "kind");
+        let kind = str_field(p, "kind");
         let last_index = m.parts.last().and_then(|c| c.index);
         let last_is_text = m
             .parts
@@ -805,18 +789,18 @@ impl A2aDecoder {
             None => i64::try_from(m.parts.len()).unwrap_or(i64::MAX),
         };
         let body = match kind {
-            "text" if st(meta, "type") == "refusal" => ContentBody::Refusal {
-                refusal: Some(st(p, "text").to_owned()),
+            "text" if str_field(meta, "type") == "refusal" => ContentBody::Refusal {
+                refusal: Some(str_field(p, "text").to_owned()),
             },
             "text" => ContentBody::Text {
-                text: Some(st(p, "text").to_owned()),
+                text: Some(str_field(p, "text").to_owned()),
             },
             "data" => ContentBody::Data {
                 data: p.get("data").and_then(Value::as_object).cloned(),
             },
             "file" => file_body(
                 p.get("file").and_then(Value::as_object).unwrap_or(&empty),
-                st(meta, "type"),
+                str_field(meta, "type"),
             ),
             _ => return,
         };
@@ -850,11 +834,11 @@ impl A2aDecoder {
     }
 
     fn whole_message(&mut self, msg: &JsonMap, out: &mut Vec<Event>) {
-        let id = match st(msg, "messageId") {
+        let id = match str_field(msg, "messageId") {
             "" => format!("msg_{}", self.messages.len()),
             id => id.to_owned(),
         };
-        let role = if st(msg, "role") == "user" {
+        let role = if str_field(msg, "role") == "user" {
             "user"
         } else {
             "assistant"
@@ -924,7 +908,7 @@ fn completed_message(m: &Incoming) -> Message {
 /// A `FilePart.file` as a content body: `metadata.type` (`image`, `audio`, `video`, `file`)
 /// when given, else an image for an `image/*` MIME type, else a file.
 fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
-    let mime = st(f, "mimeType");
+    let mime = str_field(f, "mimeType");
     let uri = f.get("uri").and_then(Value::as_str).map(str::to_owned);
     let bytes = f.get("bytes").and_then(Value::as_str).map(str::to_owned);
     let name = f.get("name").and_then(Value::as_str).map(str::to_owned);
@@ -1001,7 +985,7 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
     raw(&mut out, "{\"input\":[{\"type\":\"message\",\"role\":");
     raw(
         &mut out,
-        if st(msg, "role") == "agent" {
+        if str_field(msg, "role") == "agent" {
             "\"assistant\""
         } else {
             "\"user\""
@@ -1016,7 +1000,7 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
         .flatten()
         .filter_map(Value::as_object)
     {
-        let kind = st(p, "kind");
+        let kind = str_field(p, "kind");
         if !matches!(kind, "text" | "data" | "file") {
             continue;
         }
@@ -1025,7 +1009,7 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
         match kind {
             "text" => {
                 raw(&mut out, "\"type\":\"text\",\"text\":");
-                string(&mut out, st(p, "text"));
+                string(&mut out, str_field(p, "text"));
             }
             "data" => {
                 raw(&mut out, "\"type\":\"data\",\"data\":");
@@ -1061,7 +1045,7 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
         raw(&mut out, "}");
     }
     raw(&mut out, "]");
-    let id = st(msg, "messageId");
+    let id = str_field(msg, "messageId");
     if !id.is_empty() {
         raw(&mut out, ",\"id\":");
         string(&mut out, id);

@@ -18,6 +18,7 @@
 use serde_json::Value;
 
 use crate::assembler::{Warning, WarningCode};
+use crate::protocol::json::str_field;
 use crate::protocol::{
     AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap, Message, MessageType, Role,
     RunStatus,
@@ -76,10 +77,6 @@ pub struct ResponsesDecoder {
 
 fn warn(warnings: &mut Vec<Warning>, code: WarningCode, message: String) {
     warnings.push(Warning::new(code, message));
-}
-
-fn s<'a>(map: &'a JsonMap, key: &str) -> &'a str {
-    map.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn int(map: &JsonMap, key: &str) -> Option<i64> {
@@ -150,7 +147,7 @@ impl ResponsesDecoder {
         out: &mut Vec<Event>,
         warnings: &mut Vec<Warning>,
     ) -> Result<()> {
-        let ty = s(ev, "type");
+        let ty = str_field(ev, "type");
         if let Some(seq) = int(ev, "sequence_number") {
             if self.last_seq.is_some_and(|last| seq <= last) {
                 warn(
@@ -188,7 +185,7 @@ impl ResponsesDecoder {
             }
             "response.completed" | "response.failed" | "response.incomplete" => {
                 self.head(response);
-                let status = match (ty, s(response, "status")) {
+                let status = match (ty, str_field(response, "status")) {
                     ("response.completed", _) => RunStatus::Completed,
                     ("response.failed", _) => RunStatus::Failed,
                     (_, "cancelled") => RunStatus::Canceled,
@@ -197,12 +194,12 @@ impl ResponsesDecoder {
                 self.terminal(response, status, out);
             }
             "error" => {
-                let code = match s(ev, "code") {
+                let code = match str_field(ev, "code") {
                     "" => "server_error",
                     c => c,
                 };
                 let mut r = self.response(RunStatus::Failed);
-                r.error = Some(ErrorInfo::new(code, s(ev, "message")));
+                r.error = Some(ErrorInfo::new(code, str_field(ev, "message")));
                 out.push(Event::Response(r));
                 self.ended = true;
             }
@@ -248,11 +245,11 @@ impl ResponsesDecoder {
                 let index = self.part(i, kind, int(ev, key).unwrap_or(0));
                 let delta = ty.ends_with("delta");
                 let value = if delta {
-                    s(ev, "delta")
+                    str_field(ev, "delta")
                 } else if ty == "response.refusal.done" {
-                    s(ev, "refusal")
+                    str_field(ev, "refusal")
                 } else {
-                    s(ev, "text")
+                    str_field(ev, "text")
                 };
                 let body = if ty.starts_with("response.refusal") {
                     ContentBody::Refusal {
@@ -277,12 +274,12 @@ impl ResponsesDecoder {
                 };
                 let delta = ty.ends_with("delta");
                 let data = if delta {
-                    str_map(&[("arguments", s(ev, "delta"))])
+                    str_map(&[("arguments", str_field(ev, "delta"))])
                 } else {
                     str_map(&[
                         ("call_id", &item.call_id),
                         ("name", &item.name),
-                        ("arguments", s(ev, "arguments")),
+                        ("arguments", str_field(ev, "arguments")),
                     ])
                 };
                 let body = ContentBody::Data { data: Some(data) };
@@ -337,7 +334,7 @@ impl ResponsesDecoder {
                 };
                 // Items still open when the run ended stay open (the Agent API's final `output`
                 // holds completed messages only).
-                if matches!(s(item, "status"), "in_progress" | "incomplete") {
+                if matches!(str_field(item, "status"), "in_progress" | "incomplete") {
                     continue;
                 }
                 let oi = i64::try_from(position).unwrap_or(i64::MAX);
@@ -353,11 +350,11 @@ impl ResponsesDecoder {
         let mut r = self.response(status.clone());
         if let Some(e) = resp.get("error").and_then(Value::as_object) {
             r.error = Some(ErrorInfo::new(
-                match s(e, "code") {
+                match str_field(e, "code") {
                     "" => "server_error",
                     c => c,
                 },
-                s(e, "message"),
+                str_field(e, "message"),
             ));
         } else if status == RunStatus::Failed {
             r.error = Some(ErrorInfo::new("server_error", "The response failed."));
@@ -382,13 +379,13 @@ impl ResponsesDecoder {
         if let Some(i) = self.items.iter().rposition(|it| it.output_index == oi) {
             return i;
         }
-        let ty = s(item, "type");
+        let ty = str_field(item, "type");
         let message_type = match ty {
             "" => MessageType::Message,
             other => MessageType::from_wire(other),
         };
-        let id = match s(item, "id") {
-            "" => match s(item, "call_id") {
+        let id = match str_field(item, "id") {
+            "" => match str_field(item, "call_id") {
                 "" => format!("item_{oi}"),
                 c => c.to_owned(),
             },
@@ -399,11 +396,11 @@ impl ResponsesDecoder {
             id,
             message_type,
             parts: Vec::new(),
-            call_id: match s(item, "call_id") {
-                "" => s(item, "id").to_owned(),
+            call_id: match str_field(item, "call_id") {
+                "" => str_field(item, "id").to_owned(),
                 c => c.to_owned(),
             },
-            name: s(item, "name").to_owned(),
+            name: str_field(item, "name").to_owned(),
             done: false,
         });
         self.items.len() - 1
@@ -463,12 +460,12 @@ impl ResponsesDecoder {
                     };
                     for (n, p) in list.iter().enumerate() {
                         let Some(p) = p.as_object() else { continue };
-                        let body = match s(p, "type") {
+                        let body = match str_field(p, "type") {
                             "refusal" => ContentBody::Refusal {
-                                refusal: Some(s(p, "refusal").to_owned()),
+                                refusal: Some(str_field(p, "refusal").to_owned()),
                             },
                             _ => ContentBody::Text {
-                                text: Some(s(p, "text").to_owned()),
+                                text: Some(str_field(p, "text").to_owned()),
                             },
                         };
                         let index = self.part(i, *kind, i64::try_from(n).unwrap_or(i64::MAX));
@@ -527,7 +524,7 @@ impl ResponsesDecoder {
         out: &mut Vec<Event>,
         warnings: &mut Vec<Warning>,
     ) -> usize {
-        let item_id = s(ev, "item_id");
+        let item_id = str_field(ev, "item_id");
         let oi = int(ev, "output_index");
         let found = self.items.iter().rposition(|it| match oi {
             Some(oi) => it.output_index == oi,
@@ -536,7 +533,7 @@ impl ResponsesDecoder {
         if let Some(i) = found {
             return i;
         }
-        let ty = s(ev, "type");
+        let ty = str_field(ev, "type");
         let item_type = if ty.contains("arguments") {
             "function_call"
         } else if ty.contains("reasoning") || kind == SUMMARY {
@@ -586,8 +583,8 @@ fn role_of(item: &JsonMap, t: &MessageType) -> Option<Role> {
 fn call_data(item: &JsonMap, call_id: &str) -> JsonMap {
     let mut data = str_map(&[
         ("call_id", call_id),
-        ("name", s(item, "name")),
-        ("arguments", s(item, "arguments")),
+        ("name", str_field(item, "name")),
+        ("arguments", str_field(item, "arguments")),
     ]);
     if let Some(label) = item.get("server_label") {
         data.insert("server_label".into(), label.clone());

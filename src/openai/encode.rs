@@ -21,15 +21,16 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{int, opt_int, raw, string, value};
+use super::write::{check_output_format, frame_end, int, opt_int, raw, string, value};
 
 use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
     RunStatus,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 
 /// The error codes the Responses API defines (`ResponseError.code`); others become
 /// `server_error`.
@@ -194,13 +195,7 @@ impl ResponsesEncoder {
     ///
     /// `INVALID_OPTION` for [`Format::Auto`].
     pub fn new(format: Format) -> Result<Self> {
-        if format == Format::Auto {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
-            )
-            .with_field("format"));
-        }
+        check_output_format(format)?;
         Ok(ResponsesEncoder {
             format,
             ..ResponsesEncoder::sse()
@@ -237,14 +232,7 @@ impl ResponsesEncoder {
     }
 
     fn end(&self, out: &mut Vec<u8>) {
-        raw(
-            out,
-            if self.format == Format::Ndjson {
-                "}\n"
-            } else {
-                "}\n\n"
-            },
-        );
+        frame_end(out, self.format, "}");
     }
 
     /// Starts an event about item `i`'s text: `,"item_id":…,"output_index":…` follow the head.
@@ -472,7 +460,7 @@ impl ResponsesEncoder {
             return Ok(());
         };
         item.index = Some(index);
-        item.sent = data_str(&item.data, "arguments").to_owned();
+        item.sent = str_field(&item.data, "arguments").to_owned();
         self.item_event(out, "response.output_item.added", i, false);
         Ok(())
     }
@@ -734,7 +722,7 @@ impl ResponsesEncoder {
             return Ok(());
         }
         let start = item.sent.len();
-        if let Some(rest) = data_str(&item.data, "arguments").strip_prefix(item.sent.as_str()) {
+        if let Some(rest) = str_field(&item.data, "arguments").strip_prefix(item.sent.as_str()) {
             if !rest.is_empty() {
                 item.sent.push_str(rest);
                 self.begin_item(out, "response.function_call_arguments.delta", i);
@@ -763,7 +751,7 @@ impl ResponsesEncoder {
         let args = self
             .items
             .get(i)
-            .map_or("", |it| data_str(&it.data, "arguments"));
+            .map_or("", |it| str_field(&it.data, "arguments"));
         string(out, args);
         self.end(out);
     }
@@ -843,10 +831,6 @@ impl Encoder for ResponsesEncoder {
     }
 }
 
-fn data_str<'a>(data: &'a JsonMap, key: &str) -> &'a str {
-    data.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
 fn usize_i64(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -909,19 +893,19 @@ fn item_json(out: &mut Vec<u8>, item: &Item, full: bool) {
             string(
                 out,
                 if full {
-                    data_str(&item.data, "arguments")
+                    str_field(&item.data, "arguments")
                 } else {
                     item.sent.as_str()
                 },
             );
             raw(out, ",\"call_id\":");
-            string(out, data_str(&item.data, "call_id"));
+            string(out, str_field(&item.data, "call_id"));
             raw(out, ",\"name\":");
-            string(out, data_str(&item.data, "name"));
+            string(out, str_field(&item.data, "name"));
         }
         Kind::Output => {
             raw(out, ",\"type\":\"function_call_output\",\"call_id\":");
-            string(out, data_str(&item.data, "call_id"));
+            string(out, str_field(&item.data, "call_id"));
             raw(out, ",\"output\":");
             match item.data.get("output") {
                 Some(Value::String(s)) => string(out, s),

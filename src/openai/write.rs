@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Serializer};
 use serde_json::Value;
 
+use crate::codec::Format;
 use crate::protocol::JsonMap;
+use crate::{Error, ErrorCode, Result};
 
 /// Appends a static JSON fragment. Never inlined (as [`string`]).
 #[inline(never)]
@@ -77,6 +79,39 @@ pub(crate) fn opt_string(out: &mut Vec<u8>, s: Option<&str>) {
 /// Appends `true` or `false`.
 pub(crate) fn bool(out: &mut Vec<u8>, b: bool) {
     raw(out, if b { "true" } else { "false" });
+}
+
+/// `INVALID_OPTION` (field `format`) for [`Format::Auto`]: an encoder writes SSE or NDJSON.
+pub(crate) fn check_output_format(format: Format) -> Result<()> {
+    if format == Format::Auto {
+        return Err(Error::new(
+            ErrorCode::InvalidOption,
+            "An encoder writes \"sse\" or \"ndjson\"; \"auto\" is only for reading.",
+        )
+        .with_field("format"));
+    }
+    Ok(())
+}
+
+/// Starts an event's frame: `data: ` in SSE, nothing in NDJSON.
+pub(crate) fn frame_start(out: &mut Vec<u8>, format: Format) {
+    if format != Format::Ndjson {
+        raw(out, "data: ");
+    }
+}
+
+/// Ends an event's frame: `close` (what closes the event's JSON), then one LF in NDJSON, two
+/// in SSE.
+pub(crate) fn frame_end(out: &mut Vec<u8>, format: Format, close: &str) {
+    raw(out, close);
+    raw(
+        out,
+        if format == Format::Ndjson {
+            "\n"
+        } else {
+            "\n\n"
+        },
+    );
 }
 
 #[cfg(test)]

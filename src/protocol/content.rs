@@ -345,10 +345,7 @@ impl Content {
                 .map(RunStatus::from_wire_owned),
             None => None,
         };
-        let error = match error {
-            Some(Value::Null) | None => None,
-            Some(v) => Some(ErrorInfo::from_value(v, &path.key("error"), ctx)?),
-        };
+        let error = ctx.field_opt_with(error, path, "error", ErrorInfo::from_value)?;
         let index = match index {
             Some(v) => ctx.opt_int(v, &path.key("index"))?,
             None => None,

@@ -17,6 +17,13 @@ use serde_json::ser::{CompactFormatter, Formatter};
 /// A JSON object with its keys in insertion order, as Python dicts keep them.
 pub type JsonMap = serde_json::Map<String, serde_json::Value>;
 
+/// The string at `key` in `map`; `""` when it is absent or not a string.
+pub(crate) fn str_field<'a>(map: &'a JsonMap, key: &str) -> &'a str {
+    map.get(key)
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+}
+
 /// Options for [`to_json`](crate::protocol::Event::to_json_with) output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct JsonOptions {

@@ -262,10 +262,7 @@ impl Message {
             Some(v) => RunStatus::from_wire_owned(ctx.string(v, &path.key("status"))?),
             None => RunStatus::Created,
         };
-        let error = match error {
-            Some(Value::Null) | None => None,
-            Some(v) => Some(ErrorInfo::from_value(v, &path.key("error"), ctx)?),
-        };
+        let error = ctx.field_opt_with(error, path, "error", ErrorInfo::from_value)?;
         let id = match id {
             Some(v) => ctx.string(v, &path.key("id"))?,
             None => new_id("msg_")?,
@@ -287,18 +284,7 @@ impl Message {
                 })?)
             }
         };
-        let content = match content {
-            Some(Value::Null) | None => None,
-            Some(v) => {
-                let p = path.key("content");
-                let items = ctx.list(v, &p)?;
-                let mut parts = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    parts.push(Content::from_value(item, &p.index(i), ctx)?);
-                }
-                Some(parts)
-            }
-        };
+        let content = ctx.field_opt_list(content, path, "content", Content::from_value)?;
         let code = ctx.field_opt_string(code, path, "code")?;
         let message = ctx.field_opt_string(message, path, "message")?;
         let usage = ctx.field_opt_dict(usage, path, "usage")?;

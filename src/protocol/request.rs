@@ -187,18 +187,7 @@ impl AgentRequest {
             }
         };
         let seed = ctx.field_opt_int(seed, &root, "seed")?;
-        let tools = match tools {
-            None | Some(Value::Null) => None,
-            Some(v) => {
-                let p = root.key("tools");
-                let items = ctx.list(v, &p)?;
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    out.push(ToolSpec::from_value(item, &p.index(i), &ctx)?);
-                }
-                Some(out)
-            }
-        };
+        let tools = ctx.field_opt_list(tools, &root, "tools", ToolSpec::from_value)?;
         let session_id = ctx.field_opt_string(session_id, &root, "session_id")?;
         let user_id = ctx.field_opt_string(user_id, &root, "user_id")?;
         Ok(AgentRequest {

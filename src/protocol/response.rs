@@ -116,10 +116,7 @@ impl AgentResponse {
             Some(v) => RunStatus::from_wire_owned(ctx.string(v, &path.key("status"))?),
             None => RunStatus::Created,
         };
-        let error = match error {
-            Some(Value::Null) | None => None,
-            Some(v) => Some(ErrorInfo::from_value(v, &path.key("error"), ctx)?),
-        };
+        let error = ctx.field_opt_with(error, path, "error", ErrorInfo::from_value)?;
         let id = match id {
             Some(Value::Null) | None => new_id("response_")?,
             Some(v) => ctx.string(v, &path.key("id"))?,
@@ -129,18 +126,7 @@ impl AgentResponse {
             None => 0,
         };
         let completed_at = ctx.field_opt_int(completed_at, path, "completed_at")?;
-        let output = match output {
-            Some(Value::Null) | None => None,
-            Some(v) => {
-                let p = path.key("output");
-                let items = ctx.list(v, &p)?;
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.into_iter().enumerate() {
-                    out.push(Message::from_value(item, &p.index(i), ctx)?);
-                }
-                Some(out)
-            }
-        };
+        let output = ctx.field_opt_list(output, path, "output", Message::from_value)?;
         let usage = ctx.field_opt_dict(usage, path, "usage")?;
         let session_id = ctx.field_opt_string(session_id, path, "session_id")?;
         Ok(AgentResponse {

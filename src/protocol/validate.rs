@@ -310,6 +310,39 @@ impl Ctx {
         }
     }
 
+    /// An optional field that `read` reads at `path.name`: absent or `null` → `None`.
+    pub(crate) fn field_opt_with<T>(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+        read: impl FnOnce(Value, &Path<'_>, &Ctx) -> Result<T>,
+    ) -> Result<Option<T>> {
+        match v {
+            Some(Value::Null) | None => Ok(None),
+            Some(v) => read(v, &path.key(name), self).map(Some),
+        }
+    }
+
+    /// An optional list field whose items `read` reads, each at its index: absent or `null` →
+    /// `None`; anything else than a list is an error.
+    pub(crate) fn field_opt_list<T>(
+        &self,
+        v: Option<Value>,
+        path: &Path<'_>,
+        name: &str,
+        read: impl Fn(Value, &Path<'_>, &Ctx) -> Result<T>,
+    ) -> Result<Option<Vec<T>>> {
+        self.field_opt_with(v, path, name, |v, p, ctx| {
+            let items = ctx.list(v, p)?;
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                out.push(read(item, &p.index(i), ctx)?);
+            }
+            Ok(out)
+        })
+    }
+
     /// A nested model: must be a JSON object.
     pub(crate) fn model(&self, v: Value, path: &Path<'_>, name: &str) -> Result<JsonMap> {
         match v {
