@@ -262,7 +262,7 @@ fn scenarios() -> Vec<Scenario> {
                 {"op":"complete_tool_call","t":1},
                 {"op":"tool_output","kind":"plugin","call_id":"call_2","output":"{}"},
                 {"op":"tool_call","kind":"mcp","call_id":"call_3","name":"read_file","server_label":"fs"},
-                {"op":"tool_arguments","t":2,"piece":"{\"path\": \"/tmp/x\"}"},
+                {"op":"tool_arguments","t":2,"piece":"{\"path\": \"notes/x.txt\"}"},
                 {"op":"complete_tool_call","t":2},
                 {"op":"tool_output","kind":"mcp","call_id":"call_3","name":"read_file","output":"contents"},
                 {"op":"completed"}
