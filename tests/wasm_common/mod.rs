@@ -6,6 +6,23 @@ use agentwire::wasm::{parse_event, parse_request};
 use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 
+/// Wraps every check above in a `#[wasm_bindgen_test]` of the same name, so each suite lists
+/// them once (`every_check!();`) and they run in both environments.
+#[macro_export]
+macro_rules! every_check {
+    () => {
+        $crate::every_check!(request_defaults_in_reference_order, request_from_bytes_equals_request_from_string, results_are_plain_objects, event_round_trips_byte_for_byte, missing_input_names_the_field, out_of_range_n_names_the_field, malformed_json_is_invalid_json, invalid_utf8_reports_the_offset, wrong_argument_type_is_invalid_option, errors_do_not_poison_the_instance, builder_cores_share_one_builder, builder_release_finishes_children);
+    };
+    ($($name:ident),*) => {
+        $(
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            fn $name() {
+                wasm_common::$name();
+            }
+        )*
+    };
+}
+
 /// A content delta exactly as the reference's `model_dump_json()` writes it.
 pub const CONTENT_EVENT: &str = r#"{"sequence_number":2,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"Hi ✓"}"#;
 
