@@ -6,6 +6,8 @@
 //! every other key as a `Value` so nothing is lost. Anything that is not a well-formed content
 //! event is handed back to `protocol::parse_event` by the caller.
 
+mod scan;
+
 use std::borrow::Cow;
 use std::fmt;
 
@@ -102,7 +104,7 @@ pub(crate) struct LeanEvent<'a> {
 impl<'a> LeanEvent<'a> {
     /// Reads one event payload; `None` when it is not a JSON object (the full path reports why).
     pub(crate) fn parse(json: &'a str) -> Option<LeanEvent<'a>> {
-        serde_json::from_str(json).ok()
+        scan::scan(json).or_else(|| serde_json::from_str(json).ok())
     }
 }
 

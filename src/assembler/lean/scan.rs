@@ -1,0 +1,453 @@
+//! A hand-written reader for the common shape of an event: one flat JSON object whose values
+//! are strings, non-negative integers, booleans or `null`.
+//!
+//! It makes one pass over the text, finding the end of a string eight bytes at a time, and
+//! borrows every string without escapes. Anything else (nested values, signs, fractions,
+//! exponents, escaped keys, invalid JSON) makes it give up (`None`); the caller then reads the
+//! event with serde_json, which handles every case and reports errors precisely. So this
+//! reader never decides what a malformed event means: it only speeds up well-formed ones.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{LeanEvent, SeqNo};
+
+/// A flat value, as read.
+enum Scalar<'a> {
+    Str(Cow<'a, str>),
+    Int(u64),
+    Bool(bool),
+    Null,
+}
+
+/// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
+pub(super) fn scan(json: &str) -> Option<LeanEvent<'_>> {
+    let mut reader = Reader { json, at: 0 };
+    let mut event = LeanEvent::default();
+    let mut seen = 0u16;
+    reader.skip_ws();
+    reader.expect(b'{')?;
+    reader.skip_ws();
+    if reader.peek() == Some(b'}') {
+        reader.at += 1;
+    } else {
+        loop {
+            reader.skip_ws();
+            let key = reader.key()?;
+            reader.skip_ws();
+            reader.expect(b':')?;
+            reader.skip_ws();
+            let value = reader.scalar()?;
+            let bit = event.take(key, value);
+            if seen & bit != 0 {
+                event.irregular = true;
+            }
+            seen |= bit;
+            reader.skip_ws();
+            match reader.next()? {
+                b',' => {}
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    reader.skip_ws();
+    (reader.at == json.len()).then_some(event)
+}
+
+impl<'a> LeanEvent<'a> {
+    /// Stores one key's value as the serde reader would; returns the key's bit (0 for keys kept
+    /// in `rest`) so duplicates can be noticed.
+    fn take(&mut self, key: &str, value: Scalar<'a>) -> u16 {
+        match key {
+            "sequence_number" => {
+                self.sequence_number = SeqNo(match value {
+                    Scalar::Int(n) => i64::try_from(n).ok(),
+                    Scalar::Str(s) => s.trim().parse().ok(),
+                    Scalar::Bool(_) | Scalar::Null => None,
+                });
+                1
+            }
+            "object" => {
+                self.object = self.opt_str(value);
+                2
+            }
+            "status" => {
+                self.status = self.opt_str(value);
+                4
+            }
+            "type" => {
+                self.content_type = self.opt_str(value);
+                8
+            }
+            "index" => {
+                match value {
+                    Scalar::Null => self.index = None,
+                    Scalar::Int(n) => match i64::try_from(n) {
+                        Ok(i) => self.index = Some(i),
+                        Err(_) => self.irregular = true,
+                    },
+                    Scalar::Str(_) | Scalar::Bool(_) => self.irregular = true,
+                }
+                16
+            }
+            "delta" => {
+                match value {
+                    Scalar::Null => self.delta = None,
+                    Scalar::Bool(b) => self.delta = Some(b),
+                    Scalar::Int(_) | Scalar::Str(_) => self.irregular = true,
+                }
+                32
+            }
+            "msg_id" => {
+                self.msg_id = self.opt_str(value);
+                64
+            }
+            "text" => {
+                self.text = self.opt_str(value);
+                128
+            }
+            _ => {
+                let value = match value {
+                    Scalar::Str(s) => Value::String(s.into_owned()),
+                    Scalar::Int(n) => Value::Number(n.into()),
+                    Scalar::Bool(b) => Value::Bool(b),
+                    Scalar::Null => Value::Null,
+                };
+                self.rest.push((key.to_owned(), value));
+                0
+            }
+        }
+    }
+
+    /// `null` or a string; anything else marks the event irregular.
+    fn opt_str(&mut self, value: Scalar<'a>) -> Option<Cow<'a, str>> {
+        match value {
+            Scalar::Str(s) => Some(s),
+            Scalar::Null => None,
+            Scalar::Int(_) | Scalar::Bool(_) => {
+                self.irregular = true;
+                None
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    json: &'a str,
+    at: usize,
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes of `word` equal to zero, as their high bit (exact for the lowest one).
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGHS
+}
+
+/// Bytes of `word` that end or interrupt a JSON string's plain run: `"`, `\` or a control
+/// character, as their high bit (exact for the lowest one).
+fn stop_bytes(word: u64) -> u64 {
+    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    quote | backslash | control
+}
+
+impl<'a> Reader<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        self.json.as_bytes()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes().get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.next()? == byte).then_some(())
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.at += 1;
+        }
+    }
+
+    /// Whether `literal` follows; if so, it is consumed.
+    fn literal(&mut self, literal: &[u8]) -> bool {
+        let found = self
+            .bytes()
+            .get(self.at..)
+            .is_some_and(|rest| rest.starts_with(literal));
+        if found {
+            self.at += literal.len();
+        }
+        found
+    }
+
+    /// A key: a string without escapes.
+    fn key(&mut self) -> Option<&'a str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        let end = self.plain_run(start);
+        self.at = end;
+        self.expect(b'"')?;
+        self.json.get(start..end)
+    }
+
+    fn scalar(&mut self) -> Option<Scalar<'a>> {
+        match self.peek()? {
+            b'"' => {
+                self.at += 1;
+                self.string().map(Scalar::Str)
+            }
+            b'0'..=b'9' => self.integer().map(Scalar::Int),
+            b't' if self.literal(b"true") => Some(Scalar::Bool(true)),
+            b'f' if self.literal(b"false") => Some(Scalar::Bool(false)),
+            b'n' if self.literal(b"null") => Some(Scalar::Null),
+            _ => None,
+        }
+    }
+
+    /// `0` or a digit run without a leading zero, fitting `u64`, not followed by a fraction or
+    /// exponent.
+    fn integer(&mut self) -> Option<u64> {
+        let start = self.at;
+        let mut value = 0u64;
+        while let Some(digit @ b'0'..=b'9') = self.peek() {
+            value = value
+                .checked_mul(10)?
+                .checked_add(u64::from(digit - b'0'))?;
+            self.at += 1;
+        }
+        let leading_zero = self.at - start > 1 && self.bytes().get(start) == Some(&b'0');
+        if leading_zero || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        Some(value)
+    }
+
+    /// The end of the run of plain string bytes starting at `from`: the offset of the first
+    /// `"`, `\`, control character, or the end of the text.
+    fn plain_run(&self, from: usize) -> usize {
+        let rest = self.bytes().get(from..).unwrap_or_default();
+        let mut words = rest.chunks_exact(8);
+        let mut offset = from;
+        for word in words.by_ref() {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let stops = stop_bytes(word);
+            if stops != 0 {
+                return offset + (stops.trailing_zeros() / 8) as usize;
+            }
+            offset += 8;
+        }
+        for &byte in words.remainder() {
+            if byte == b'"' || byte == b'\\' || byte < 0x20 {
+                return offset;
+            }
+            offset += 1;
+        }
+        offset
+    }
+
+    /// The rest of a string whose opening quote was read; borrowed when it has no escapes.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.at;
+        let end = self.plain_run(start);
+        self.at = end;
+        match self.next()? {
+            b'"' => return self.json.get(start..end).map(Cow::Borrowed),
+            b'\\' => {}
+            _ => return None, // a control character
+        }
+        let mut owned = String::with_capacity(end - start + 16);
+        owned.push_str(self.json.get(start..end)?);
+        loop {
+            // At this point a backslash was just read.
+            match self.next()? {
+                b'"' => owned.push('"'),
+                b'\\' => owned.push('\\'),
+                b'/' => owned.push('/'),
+                b'b' => owned.push('\u{8}'),
+                b'f' => owned.push('\u{c}'),
+                b'n' => owned.push('\n'),
+                b'r' => owned.push('\r'),
+                b't' => owned.push('\t'),
+                b'u' => owned.push(self.unicode_escape()?),
+                _ => return None,
+            }
+            let start = self.at;
+            let end = self.plain_run(start);
+            owned.push_str(self.json.get(start..end)?);
+            self.at = end;
+            match self.next()? {
+                b'"' => return Some(Cow::Owned(owned)),
+                b'\\' => {}
+                _ => return None,
+            }
+        }
+    }
+
+    /// The character of a `\u` escape whose `\u` was read; a surrogate pair is two escapes.
+    /// A lone surrogate gives `None` (serde_json reports it).
+    fn unicode_escape(&mut self) -> Option<char> {
+        let first = self.hex4()?;
+        if !(0xD800..0xDC00).contains(&first) {
+            return char::from_u32(first);
+        }
+        if !self.literal(b"\\u") {
+            return None;
+        }
+        let second = self.hex4()?;
+        if !(0xDC00..0xE000).contains(&second) {
+            return None;
+        }
+        char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.json.get(self.at..self.at + 4)?;
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.at += 4;
+        u32::from_str_radix(digits, 16).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::Strategy as _;
+
+    #[test]
+    fn stop_bytes_finds_the_first_stop() {
+        for (i, stop) in [b'"', b'\\', 0x00, 0x1f].into_iter().enumerate() {
+            for at in 0..8 {
+                let mut bytes = [b'a', 0xC3, 0xA9, b'z', 0x7f, 0x80, 0xff, b' '];
+                bytes[at] = stop;
+                let word = u64::from_le_bytes(bytes);
+                assert_eq!(
+                    (stop_bytes(word).trailing_zeros() / 8) as usize,
+                    at,
+                    "stop {i} at {at}"
+                );
+            }
+        }
+        assert_eq!(stop_bytes(u64::from_le_bytes(*b"plain \xC3\xA9")), 0);
+    }
+
+    /// serde_json's reading of the same text, through the serde `Deserialize` impl.
+    fn by_serde(json: &str) -> Option<LeanEvent<'_>> {
+        serde_json::from_str(json).ok()
+    }
+
+    fn same(json: &str) {
+        if let Some(fast) = scan(json) {
+            let slow = by_serde(json);
+            assert_eq!(
+                format!("{:?}", Some(fast)),
+                format!("{slow:?}"),
+                "scan and serde differ on {json:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn reads_the_reference_shape_like_serde() {
+        let json = r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"H\u00e9\"\\\/\b\f\n\r\t\ud83d\ude00 x"}"#;
+        let fast = scan(json).unwrap();
+        assert_eq!(
+            fast.text.as_deref(),
+            Some("H\u{e9}\"\\/\u{8}\u{c}\n\r\t\u{1f600} x")
+        );
+        assert!(matches!(fast.msg_id, Some(Cow::Borrowed("msg_1"))));
+        same(json);
+        for odd in [
+            "{}",
+            " { \"a\" : 1 , \"b\":\"x\" } ",
+            r#"{"index":"0","sequence_number":" 7 ","delta":1,"text":2}"#,
+            r#"{"text":"a","text":"b","x":1,"x":2}"#,
+            r#"{"sequence_number":18446744073709551615,"index":9223372036854775808}"#,
+        ] {
+            assert!(scan(odd).is_some(), "{odd}");
+            same(odd);
+        }
+        for rejected in [
+            "",
+            "{",
+            "[1]",
+            "{\"a\":1,}",
+            "{\"a\":1}x",
+            "{\"a\":-1}",
+            "{\"a\":1.5}",
+            "{\"a\":1e3}",
+            "{\"a\":01}",
+            "{\"a\":{}}",
+            "{\"a\":[]}",
+            "{\"a\\u0062\":1}",
+            "{\"a\":\"\\ud800\"}",
+            "{\"a\":\"\\udc00\"}",
+            "{\"a\":\"\\x\"}",
+            "{\"a\":\"\u{1}\"}",
+            "{\"a\":18446744073709551616}",
+            "{\"a\":tru}",
+            "{\"a\" 1}",
+        ] {
+            assert!(scan(rejected).is_none(), "{rejected}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Wherever the scanner answers, it answers as serde_json does.
+        #[test]
+        fn agrees_with_serde(
+            entries in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "sequence_number", "object", "status", "type", "index", "delta",
+                        "msg_id", "text", "error", "data", "x",
+                    ]),
+                    proptest::prop_oneof![
+                        proptest::string::string_regex(r#"[a-z\u{e9}\u{4e2d}\u{1f600}"\\/\n\u{1}]{0,12}"#).unwrap()
+                            .prop_map(|s| serde_json::to_string(&s).unwrap()),
+                        proptest::string::string_regex(r#""([a-z]|\\[nt"\\/u]|\\u[0-9a-fA-F]{4}){0,6}""#).unwrap(),
+                        proptest::prelude::any::<u64>().prop_map(|n| n.to_string()),
+                        proptest::prelude::any::<i64>().prop_map(|n| n.to_string()),
+                        proptest::prelude::Just("1.5".to_owned()),
+                        proptest::prelude::Just("true".to_owned()),
+                        proptest::prelude::Just("false".to_owned()),
+                        proptest::prelude::Just("null".to_owned()),
+                        proptest::prelude::Just("{\"a\":1}".to_owned()),
+                        proptest::prelude::Just("\" 12 \"".to_owned()),
+                    ],
+                    proptest::sample::select(vec!["", " ", "\n\t", "\r "]),
+                ),
+                0..12,
+            ),
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            let body: Vec<String> = entries
+                .iter()
+                .map(|(k, v, ws)| format!("{ws}\"{k}\"{ws}:{ws}{v}{ws}"))
+                .collect();
+            let json = format!("{{{}}}", body.join(","));
+            same(&json);
+            // Any prefix (a cut event) as well.
+            let at = cut.index(json.len() + 1);
+            if let Some(prefix) = json.get(..at) {
+                same(prefix);
+            }
+        }
+    }
+}
