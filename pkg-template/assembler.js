@@ -1,9 +1,32 @@
 // StreamAssembler: the JS class around the wasm core. It adds what belongs in JS: reading a
 // fetch() body (ReadableStream, Response or async iterable) with cancellation, the tool-call
 // mirror (parsed arguments kept up to date in O(new bytes) per read), and free()/dispose.
-import { StreamAssemblerCore } from "./agentwire.js";
+import { StreamAssemblerCore, wasmMemory } from "./agentwire.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+
+// A batch of updates arrives through wasm memory (see src/wasm/outbox.rs): text and argument
+// appends as records of eight words plus UTF-8 bytes, ids and names as positions in a string
+// table sent once, every other update as a plain object. Only the appended text is decoded.
+const RECORD_WORDS = 8;
+const KIND_TEXT = 1;
+const KIND_ARGUMENTS = 2;
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+let memoryBytes = new Uint8Array(0);
+let memoryWords = new Uint32Array(0);
+
+// Views of the wasm memory; a memory that grew detached the old ones (their length is then 0).
+function refreshViews() {
+  if (memoryBytes.byteLength === 0) {
+    const { buffer } = wasmMemory();
+    memoryBytes = new Uint8Array(buffer);
+    memoryWords = new Uint32Array(buffer);
+  }
+}
+
+function decode(start, end) {
+  return start === end ? "" : decoder.decode(memoryBytes.subarray(start, end));
+}
 
 function agentwireError(code, message) {
   const error = new Error(message);
@@ -14,11 +37,59 @@ function agentwireError(code, message) {
 
 export class StreamAssembler {
   #core;
+  #outbox;
+  #strings = [];
   #calls = new Map();
   #order = [];
 
   constructor(options) {
     this.#core = new StreamAssemblerCore(options);
+    this.#outbox = this.#core.outbox >>> 2;
+  }
+
+  // The `count` updates of the last call, from the outbox.
+  #batch(count) {
+    if (count === 0) return [];
+    const core = this.#core;
+    refreshViews();
+    const header = this.#outbox;
+    const strings = this.#strings;
+    if (memoryWords[header + 3] !== 0) {
+      for (const s of core.takeStrings()) strings.push(s);
+    }
+    const others = memoryWords[header + 4] !== 0 ? core.takeOthers() : null;
+    refreshViews(); // the two calls above may have grown the memory
+    const words = memoryWords;
+    const textAt = words[header + 2];
+    const updates = new Array(count);
+    let other = 0;
+    for (let i = 0, r = words[header] >>> 2; i < count; i++, r += RECORD_WORDS) {
+      const kind = words[r];
+      if (kind === KIND_TEXT) {
+        updates[i] = {
+          type: "text",
+          messageId: strings[words[r + 2] - 1],
+          index: words[r + 3],
+          delta: decode(textAt + words[r + 4], textAt + words[r + 5]),
+          replace: words[r + 1] === 1,
+        };
+      } else if (kind === KIND_ARGUMENTS) {
+        const callId = words[r + 6];
+        const name = words[r + 7];
+        updates[i] = {
+          type: "arguments",
+          messageId: strings[words[r + 2] - 1],
+          index: words[r + 3],
+          callId: callId === 0 ? null : strings[callId - 1],
+          name: name === 0 ? null : strings[name - 1],
+          delta: decode(textAt + words[r + 4], textAt + words[r + 5]),
+          replace: words[r + 1] === 1,
+        };
+      } else {
+        updates[i] = others[other++];
+      }
+    }
+    return updates;
   }
 
   #live() {
@@ -30,17 +101,20 @@ export class StreamAssembler {
 
   push(chunk) {
     const core = this.#live();
-    if (typeof chunk === "string") return core.pushText(chunk);
-    if (chunk instanceof Uint8Array) return core.pushBytes(chunk);
+    if (chunk instanceof Uint8Array) return this.#batch(core.pushBytes(chunk));
+    if (typeof chunk === "string") return this.#batch(core.pushText(chunk));
     if (ArrayBuffer.isView(chunk)) {
-      return core.pushBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      return this.#batch(core.pushBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
     }
-    if (chunk instanceof ArrayBuffer) return core.pushBytes(new Uint8Array(chunk));
+    if (chunk instanceof ArrayBuffer) return this.#batch(core.pushBytes(new Uint8Array(chunk)));
     throw agentwireError("INVALID_OPTION", "push expects a Uint8Array or a string");
   }
 
   finish() {
-    return this.#live().finish();
+    const core = this.#live();
+    const updates = this.#batch(core.finish());
+    core.releaseOutbox();
+    return updates;
   }
 
   snapshot() {
@@ -98,6 +172,7 @@ export class StreamAssembler {
     if (this.#core !== undefined) {
       this.#core.free();
       this.#core = undefined;
+      this.#strings = [];
       this.#calls.clear();
       this.#order = [];
     }

@@ -7,11 +7,12 @@ import { pathToFileURL } from "node:url";
 
 const dir = resolve(process.argv[2] ?? "pkg");
 const INIT_ONLY = new Set(["default", "initSync"]); // wiring, done by the runtime entries
+const INTERNAL = new Set(["wasmMemory"]); // used by the package's own JS classes only
 const JS_ONLY = new Set(["translate"]); // plain JS functions around a glue class
 // A glue class `XCore` is wrapped by the JS class `X` (e.g. StreamAssemblerCore → StreamAssembler
 // in assembler.js): the public name is the wrapper's.
 const glue = Object.keys(await import(pathToFileURL(`${dir}/agentwire.js`).href))
-  .filter((name) => !INIT_ONLY.has(name))
+  .filter((name) => !INIT_ONLY.has(name) && !INTERNAL.has(name))
   .map((name) => name.replace(/Core$/, ""));
 const index = Object.keys(await import(pathToFileURL(`${dir}/index.js`).href));
 const dts = readFileSync(`${dir}/index.d.ts`, "utf8");

@@ -11,6 +11,9 @@ const BOM: &[u8; 3] = b"\xEF\xBB\xBF";
 /// `bytes` as `&str`, or `INVALID_UTF8` tagged with `line_offset`, the stream offset of the
 /// line that holds `bytes`; `value_offset` is how far into that line `bytes` starts.
 pub(crate) fn check(bytes: &[u8], line_offset: u64, value_offset: usize) -> Result<&str> {
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        return Ok(text);
+    }
     std::str::from_utf8(bytes).map_err(|e| {
         let bad = line_offset + (value_offset + e.valid_up_to()) as u64;
         Error::new(

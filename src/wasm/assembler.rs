@@ -8,6 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::convert::to_js;
 use super::options::assembler_options;
+use super::outbox::Outbox;
 use crate::assembler::{Op, PathSegment, StreamAssembler, ToolCallChange};
 
 /// The wasm core of `StreamAssembler`. Not exported from the package directly: the JS class of
@@ -17,6 +18,8 @@ pub struct StreamAssemblerCore {
     inner: StreamAssembler,
     /// What the JS mirror was last told about each call, in list order (see `toolCallChanges`).
     seen: Vec<CallMeta>,
+    /// The last batch of updates, for the JS class to read.
+    outbox: Outbox,
 }
 
 /// The identity and metadata of a tool call as last sent to the JS mirror.
@@ -37,27 +40,52 @@ impl StreamAssemblerCore {
         Ok(StreamAssemblerCore {
             inner: StreamAssembler::new(assembler_options(&options)?),
             seen: Vec::new(),
+            outbox: Outbox::default(),
         })
     }
 
-    /// Reads a chunk of bytes and returns its coalesced updates.
+    /// Reads a chunk of bytes; its coalesced updates are in the outbox. Returns their count.
     #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<u32, JsValue> {
         let result = self.inner.push(chunk);
         self.updates(result)
     }
 
-    /// Reads a chunk of already decoded text and returns its coalesced updates.
+    /// Reads a chunk of already decoded text; as `pushBytes`.
     #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, chunk: &str) -> Result<JsValue, JsValue> {
+    pub fn push_text(&mut self, chunk: &str) -> Result<u32, JsValue> {
         let result = self.inner.push(chunk.as_bytes());
         self.updates(result)
     }
 
-    /// Ends the input and returns the last updates.
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+    /// Ends the input; the last updates are in the outbox. Returns their count.
+    pub fn finish(&mut self) -> Result<u32, JsValue> {
         let result = self.inner.finish();
         self.updates(result)
+    }
+
+    /// Frees the outbox buffers once the last batch has been read.
+    #[wasm_bindgen(js_name = releaseOutbox)]
+    pub fn release_outbox(&mut self) {
+        self.outbox.release();
+    }
+
+    /// The address in wasm memory of the outbox header (see `src/wasm/outbox.rs`).
+    #[wasm_bindgen(getter)]
+    pub fn outbox(&self) -> u32 {
+        self.outbox.header_address()
+    }
+
+    /// The strings (ids, names) the last batch added to the table, in order.
+    #[wasm_bindgen(js_name = takeStrings)]
+    pub fn take_strings(&mut self) -> Vec<String> {
+        self.outbox.take_strings()
+    }
+
+    /// The last batch's updates that are not text or argument appends, as plain objects.
+    #[wasm_bindgen(js_name = takeOthers)]
+    pub fn take_others(&mut self) -> Result<JsValue, JsValue> {
+        Ok(self.outbox.take_others()?)
     }
 
     /// Updates produced before a failed call.
@@ -130,9 +158,9 @@ impl StreamAssemblerCore {
     fn updates(
         &mut self,
         result: crate::Result<Vec<crate::assembler::Update>>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<u32, JsValue> {
         match result {
-            Ok(updates) => Ok(to_js(&updates)?),
+            Ok(updates) => Ok(self.outbox.fill(updates)),
             Err(error) => {
                 // Attach the updates of the events before the error, so nothing is lost.
                 let pending = to_js(&self.inner.take_updates()).unwrap_or(JsValue::NULL);

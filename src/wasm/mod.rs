@@ -8,6 +8,7 @@
 //!   `ToolCallBuilder`.
 //! - [`options`]: option bags in.
 //! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
+//! - `outbox`: how a batch of assembler updates reaches JS (numbers and bytes in memory).
 //! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
 //! - [`types`]: the hand-written TypeScript declarations of the values that cross.
 //!
@@ -19,8 +20,9 @@ pub mod builder;
 pub mod convert;
 pub mod error;
 pub mod options;
+mod outbox;
 pub mod parse;
 pub mod translate;
 mod types;
 
-pub use parse::{parse_event, parse_request, wasm_memory_bytes};
+pub use parse::{parse_event, parse_request, wasm_memory, wasm_memory_bytes};

@@ -49,3 +49,10 @@ pub fn wasm_memory_bytes() -> f64 {
     let bytes = (core::arch::wasm32::memory_size(0) as f64) * 65536.0;
     bytes
 }
+
+/// This module's `WebAssembly.Memory`, for the package's JS classes that read results from it
+/// (not part of the public API).
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}

@@ -321,7 +321,7 @@ impl AgentApiFold {
             && lean.delta == Some(true)
             && lean.text.is_some()
             && lean.status.as_deref() != Some("completed")
-            && lean.rest.iter().all(|(k, v)| k == "error" && v.is_null());
+            && lean.rest.is_empty();
         if !is_text_delta {
             return Ok(None);
         }
@@ -391,14 +391,7 @@ impl AgentApiFold {
         cx: &mut EventCx<'_>,
     ) -> Result<Option<()>> {
         let piece = match lean.rest.as_slice() {
-            [(key, Value::Object(data))] | [_, (key, Value::Object(data))]
-                if key == "data"
-                    && data.len() == 1
-                    && lean
-                        .rest
-                        .iter()
-                        .all(|(k, v)| k == "data" || (k == "error" && v.is_null())) =>
-            {
+            [(key, Value::Object(data))] if key == "data" && data.len() == 1 => {
                 match data.get("arguments") {
                     Some(Value::String(piece)) => piece,
                     _ => return Ok(None),

@@ -83,7 +83,8 @@ impl<'de> Deserialize<'de> for SeqNo {
     }
 }
 
-/// The fields of an event that the fast path reads; every other key is in `rest`.
+/// The fields of an event that the fast path reads; every other key is in `rest`, except
+/// `"error": null`, which says nothing (the reference writes it into every event).
 #[derive(Debug, Default)]
 pub(crate) struct LeanEvent<'a> {
     pub(crate) sequence_number: SeqNo,
@@ -232,7 +233,9 @@ impl<'de> Deserialize<'de> for LeanEvent<'de> {
                         }
                         _ => {
                             let value: Value = map.next_value()?;
-                            ev.rest.push((key.into_owned(), value));
+                            if !(key == "error" && value.is_null()) {
+                                ev.rest.push((key.into_owned(), value));
+                            }
                             0
                         }
                     };
@@ -264,7 +267,7 @@ mod tests {
         assert!(matches!(ev.text, Some(Cow::Borrowed("Hi"))));
         assert_eq!(ev.index, Some(0));
         assert_eq!(ev.delta, Some(true));
-        assert_eq!(ev.rest, vec![("error".to_owned(), Value::Null)]);
+        assert!(ev.rest.is_empty(), "`error: null` is dropped");
         assert!(!ev.irregular);
     }
 

@@ -108,6 +108,7 @@ impl<'a> LeanEvent<'a> {
                 self.text = self.opt_str(value);
                 128
             }
+            "error" if matches!(value, Scalar::Null) => 0,
             _ => {
                 let value = match value {
                     Scalar::Str(s) => Value::String(s.into_owned()),

@@ -1,0 +1,180 @@
+//! How a batch of [`Update`]s reaches JavaScript: text and argument appends as numbers and
+//! UTF-8 bytes in wasm memory, every other update as a plain object.
+//!
+//! A chunk of a stream mostly produces text appends. Building each as a JS object from Rust
+//! costs a boundary call per property and a decoded string per id; here the JS class reads a
+//! few numbers from memory, decodes only the appended text, and takes message ids, call ids
+//! and tool names from a table of strings it was sent once (see `pkg-template/assembler.js`).
+//!
+//! Layout, read by JS after each call: the [`Outbox::header`] words are
+//! `[records pointer, records count, text pointer, new strings, other updates]`; each record
+//! is [`RECORD_WORDS`] words:
+//! `[kind, replace, message id, part index, text start, text end, call id, name]`, where ids
+//! and names are positions in the string table plus one (`0` is `null`) and text offsets are
+//! into the text bytes. A record of kind [`KIND_OTHER`] stands for the next object of
+//! [`Outbox::take_others`].
+
+use std::collections::HashMap;
+
+use wasm_bindgen::JsValue;
+
+use super::convert::to_js;
+use crate::assembler::Update;
+
+/// Words per record.
+pub const RECORD_WORDS: usize = 8;
+/// A record standing for the next object of the other updates.
+pub const KIND_OTHER: u32 = 0;
+/// A text append.
+pub const KIND_TEXT: u32 = 1;
+/// A tool call's arguments append.
+pub const KIND_ARGUMENTS: u32 = 2;
+
+/// Words in [`Outbox::header`].
+const HEADER_WORDS: usize = 5;
+
+/// The last batch, laid out for the JS class, and the strings it already holds.
+#[derive(Default)]
+pub struct Outbox {
+    header: Box<[u32; HEADER_WORDS]>,
+    records: Vec<u32>,
+    text: Vec<u8>,
+    others: Vec<Update>,
+    /// Every string sent to JS, by position; JS keeps the same list.
+    strings: Vec<String>,
+    positions: HashMap<String, u32>,
+    /// `strings[sent..]` are new since the last batch.
+    sent: usize,
+    /// The position of the string interned last (consecutive updates mostly share an id).
+    last: usize,
+}
+
+impl Outbox {
+    /// The address of the header words in wasm memory (stable for the outbox's life).
+    pub fn header_address(&self) -> u32 {
+        address(self.header.as_ptr())
+    }
+
+    /// Lays out `updates` and returns how many records there are.
+    pub fn fill(&mut self, updates: Vec<Update>) -> u32 {
+        self.records.clear();
+        self.text.clear();
+        self.others.clear();
+        for update in updates {
+            match update {
+                Update::Text {
+                    message_id,
+                    index,
+                    delta,
+                    replace,
+                } => {
+                    let id = self.intern(message_id);
+                    self.append(KIND_TEXT, replace, id, index, &delta, 0, 0);
+                }
+                Update::Arguments {
+                    message_id,
+                    index,
+                    call_id,
+                    name,
+                    delta,
+                    replace,
+                } => {
+                    let id = self.intern(message_id);
+                    let call_id = call_id.map_or(0, |s| self.intern(s));
+                    let name = name.map_or(0, |s| self.intern(s));
+                    self.append(KIND_ARGUMENTS, replace, id, index, &delta, call_id, name);
+                }
+                other => {
+                    self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
+                    self.others.push(other);
+                }
+            }
+        }
+        let count = self.records.len() / RECORD_WORDS;
+        *self.header = [
+            address(self.records.as_ptr()),
+            word(count),
+            address(self.text.as_ptr()),
+            word(self.strings.len() - self.sent),
+            word(self.others.len()),
+        ];
+        word(count)
+    }
+
+    /// The strings added since the last call, in table order.
+    pub fn take_strings(&mut self) -> Vec<String> {
+        let fresh = self.strings.get(self.sent..).unwrap_or_default().to_vec();
+        self.sent = self.strings.len();
+        fresh
+    }
+
+    /// The updates of other kinds of the last batch, as plain objects, in order.
+    ///
+    /// # Errors
+    /// As [`to_js`].
+    pub fn take_others(&mut self) -> crate::Result<JsValue> {
+        let js = to_js(&self.others);
+        self.others.clear();
+        js
+    }
+
+    /// Releases the buffers (the string table stays: JS holds the same one).
+    pub fn release(&mut self) {
+        self.records = Vec::new();
+        self.text = Vec::new();
+        self.others = Vec::new();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn append(
+        &mut self,
+        kind: u32,
+        replace: bool,
+        id: u32,
+        index: usize,
+        delta: &str,
+        call_id: u32,
+        name: u32,
+    ) {
+        let start = word(self.text.len());
+        self.text.extend_from_slice(delta.as_bytes());
+        let end = word(self.text.len());
+        self.records.extend_from_slice(&[
+            kind,
+            u32::from(replace),
+            id,
+            word(index),
+            start,
+            end,
+            call_id,
+            name,
+        ]);
+    }
+
+    /// The position of `s` in the string table, plus one; added when new.
+    fn intern(&mut self, s: String) -> u32 {
+        if self.strings.get(self.last) == Some(&s) {
+            return word(self.last + 1);
+        }
+        let position = match self.positions.get(&s) {
+            Some(&position) => position,
+            None => {
+                self.strings.push(s.clone());
+                let position = word(self.strings.len());
+                self.positions.insert(s, position);
+                position
+            }
+        };
+        self.last = position as usize - 1;
+        position
+    }
+}
+
+/// A wasm32 address or length as a word (lossless: wasm32 addresses are 32 bits).
+fn word(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn address<T>(pointer: *const T) -> u32 {
+    word(pointer as usize)
+}
