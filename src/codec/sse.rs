@@ -264,11 +264,65 @@ impl SseDecoder {
                     None => self.after_cr = true,
                 }
             }
+            if self.line.is_empty() {
+                if let Some(after) = self.single_line_event(content, next, start, sink)? {
+                    rest = after;
+                    continue;
+                }
+            }
             self.complete_line(content, start, sink)?;
             rest = next;
         }
         self.offset = base + bytes.len() as u64;
         Ok(())
+    }
+
+    /// The common event, `data: …` and a blank line, both complete in this chunk and starting
+    /// a new event: dispatched straight from the chunk, without copying the line into the
+    /// data buffer. `line` starts at stream offset `start`; `next` is what follows its
+    /// terminator. Returns what follows the blank line, or `None` (nothing done) when the
+    /// event is not of that form.
+    fn single_line_event<'c, F>(
+        &mut self,
+        line: &[u8],
+        next: &'c [u8],
+        start: u64,
+        sink: &mut F,
+    ) -> Result<Option<&'c [u8]>>
+    where
+        F: FnMut(Frame<'_>) -> Result<()>,
+    {
+        if self.event_start.is_some() || !self.data.is_empty() {
+            return Ok(None);
+        }
+        let Some(value) = line.strip_prefix(b"data:") else {
+            return Ok(None);
+        };
+        let (value, value_at) = match value.strip_prefix(b" ") {
+            Some(value) => (value, 6),
+            None => (value, 5),
+        };
+        let after = match next {
+            [b'\n', after @ ..] => after,
+            [b'\r', b'\n', after @ ..] => after,
+            [b'\r'] => {
+                self.after_cr = true;
+                &[]
+            }
+            [b'\r', after @ ..] => after,
+            _ => return Ok(None),
+        };
+        self.tally(line.len() + 1);
+        self.check_size(start, start + line.len() as u64)?;
+        let frame = Frame {
+            data: utf8::check(value, start, value_at)?,
+            event: "message",
+            id: (!self.last_event_id.is_empty()).then_some(self.last_event_id.as_str()),
+            retry: self.retry,
+            offset: start,
+        };
+        sink(frame)?;
+        Ok(Some(after))
     }
 
     /// Keeps the unterminated `tail` (starting at stream offset `start`) for the next chunk.

@@ -364,3 +364,29 @@ fn many_lines_in_one_event_is_linear() {
     .unwrap();
     assert!(d.work() <= 4 * input.len() as u64, "work {}", d.work());
 }
+
+#[test]
+fn single_line_events_in_one_chunk_match_the_general_path() {
+    // Read whole (the single-line shortcut) and byte by byte (the general path): `decode`
+    // checks both agree, and the results are the spec's.
+    let got = decode(&[b"data:\n\ndata:x\r\rdata: y\r\n\r\nid: 4\ndata: z\n\ndata: w\n\r"]);
+    assert_eq!(
+        got,
+        vec![
+            ev("", 0),
+            ev("x", 7),
+            ev("y", 15),
+            ev("z", 26).id("4"),
+            ev("w", 41).id("4")
+        ]
+    );
+    // A CR ending the chunk after the blank line: the next chunk's LF belongs to it.
+    let got = decode(&[b"data: a\n\r", b"\ndata: b\n\n"]);
+    assert_eq!(got, vec![ev("a", 0), ev("b", 10)]);
+    // Not single-line events: a second data line, an event type first, a comment first.
+    let got = decode(&[b"data: a\ndata: b\n\nevent: e\ndata: c\n\n: hi\ndata: d\n\n"]);
+    assert_eq!(
+        got,
+        vec![ev("a\nb", 0), ev("c", 17).event("e"), ev("d", 35)]
+    );
+}

@@ -23,6 +23,50 @@ enum Scalar<'a> {
 
 /// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
 pub(super) fn scan(json: &str) -> Option<LeanEvent<'_>> {
+    reference_text_delta(json).or_else(|| flat_object(json))
+}
+
+/// The text delta exactly as the reference writes it (pydantic's compact output, keys in model
+/// order), read by comparing its fixed parts instead of dispatching on each key.
+fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
+    let mut reader = Reader { json, at: 0 };
+    if !reader.literal(br#"{"sequence_number":"#) {
+        return None;
+    }
+    let sequence_number = i64::try_from(reader.integer()?).ok()?;
+    if !reader.literal(
+        br#","object":"content","status":"in_progress","error":null,"type":"text","index":"#,
+    ) {
+        return None;
+    }
+    let index = i64::try_from(reader.integer()?).ok()?;
+    if !reader.literal(br#","delta":true,"msg_id":""#) {
+        return None;
+    }
+    let msg_id = reader.string()?;
+    if !reader.literal(br#","text":""#) {
+        return None;
+    }
+    let text = reader.string()?;
+    if !reader.literal(b"}") || reader.at != json.len() {
+        return None;
+    }
+    Some(LeanEvent {
+        sequence_number: SeqNo(Some(sequence_number)),
+        object: Some(Cow::Borrowed("content")),
+        status: Some(Cow::Borrowed("in_progress")),
+        content_type: Some(Cow::Borrowed("text")),
+        index: Some(index),
+        delta: Some(true),
+        msg_id: Some(msg_id),
+        text: Some(text),
+        irregular: false,
+        rest: Vec::new(),
+    })
+}
+
+/// Any flat object of scalars, keys in any order.
+fn flat_object(json: &str) -> Option<LeanEvent<'_>> {
     let mut reader = Reader { json, at: 0 };
     let mut event = LeanEvent::default();
     let mut seen = 0u16;
@@ -366,6 +410,22 @@ mod tests {
     fn reads_the_reference_shape_like_serde() {
         let json = r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"H\u00e9\"\\\/\b\f\n\r\t\ud83d\ude00 x"}"#;
         let fast = scan(json).unwrap();
+        let exact = r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"a\"b"}"#;
+        assert!(reference_text_delta(exact).is_some());
+        assert_eq!(
+            format!("{:?}", reference_text_delta(exact)),
+            format!("{:?}", flat_object(exact))
+        );
+        same(exact);
+        for near in [
+            &exact[..exact.len() - 1],
+            r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"a"} "#,
+            r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"a","x":1}"#,
+            r#"{"sequence_number":-3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"a"}"#,
+        ] {
+            assert!(reference_text_delta(near).is_none(), "{near}");
+            same(near);
+        }
         assert_eq!(
             fast.text.as_deref(),
             Some("H\u{e9}\"\\/\u{8}\u{c}\n\r\t\u{1f600} x")
