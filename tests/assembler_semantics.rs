@@ -361,6 +361,8 @@ fn end_without_terminal_event_is_truncated_and_strict_reports_it() {
     let warning = asm.warnings().last().unwrap();
     assert_eq!(warning.code.as_str(), "TRUNCATED");
     assert!(warning.message.contains("m1"));
+    // Reported where the input ended.
+    assert_eq!(warning.offset, Some(stream.len() as u64));
     // Open messages are reported, not silently completed.
     assert_eq!(asm.snapshot()["output"][0]["status"], "in_progress");
 

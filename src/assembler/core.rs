@@ -70,6 +70,8 @@ struct Inner {
     failure: Option<Error>,
     finished: bool,
     events: u64,
+    /// Bytes pushed so far: the end of the input, where a truncation is reported.
+    bytes: u64,
 }
 
 impl StreamAssembler {
@@ -90,6 +92,7 @@ impl StreamAssembler {
                 failure: None,
                 finished: false,
                 events: 0,
+                bytes: 0,
             },
         }
     }
@@ -106,6 +109,7 @@ impl StreamAssembler {
     /// The snapshot stays readable.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Update>> {
         self.inner.check_open()?;
+        self.inner.bytes += chunk.len() as u64;
         let inner = &mut self.inner;
         let result = self.decoder.push(chunk, |frame| inner.on_frame(frame));
         self.inner.settle(result)
@@ -327,7 +331,7 @@ impl Inner {
             let mut cx = EventCx {
                 batch: &mut self.batch,
                 strict: self.options.strict(),
-                offset: 0,
+                offset: self.bytes,
                 sequence_number: None,
             };
             return self.ag_ui.settle_end(&mut cx);
@@ -344,12 +348,7 @@ impl Inner {
                 open.join(", ")
             )
         };
-        let mut cx = EventCx {
-            batch: &mut self.batch,
-            strict: self.options.strict(),
-            offset: 0,
-            sequence_number: None,
-        };
+        let mut cx = self.cx(self.bytes);
         cx.warn(WarningCode::Truncated, message)
     }
 
