@@ -38,6 +38,8 @@ function agentwireError(code, message) {
 export class StreamAssembler {
   #core;
   #outbox;
+  #input = 0; // address of the core's input buffer
+  #inputSize = 0;
   #strings = [];
   #calls = new Map();
   #order = [];
@@ -101,19 +103,28 @@ export class StreamAssembler {
 
   push(chunk) {
     const core = this.#live();
-    if (chunk instanceof Uint8Array) return this.#batch(core.pushBytes(chunk));
     if (typeof chunk === "string") return this.#batch(core.pushText(chunk));
-    if (ArrayBuffer.isView(chunk)) {
-      return this.#batch(core.pushBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    let bytes;
+    if (chunk instanceof Uint8Array) bytes = chunk;
+    else if (ArrayBuffer.isView(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk);
+    else throw agentwireError("INVALID_OPTION", "push expects a Uint8Array or a string");
+    // Copied straight into the core's reused input buffer (no allocation per chunk).
+    const size = bytes.length;
+    if (size > this.#inputSize) {
+      this.#input = core.inputBuffer(size);
+      this.#inputSize = size;
     }
-    if (chunk instanceof ArrayBuffer) return this.#batch(core.pushBytes(new Uint8Array(chunk)));
-    throw agentwireError("INVALID_OPTION", "push expects a Uint8Array or a string");
+    refreshViews();
+    memoryBytes.set(bytes, this.#input);
+    return this.#batch(core.pushInput(size));
   }
 
   finish() {
     const core = this.#live();
     const updates = this.#batch(core.finish());
     core.releaseOutbox();
+    this.#inputSize = 0;
     return updates;
   }
 

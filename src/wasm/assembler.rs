@@ -20,6 +20,9 @@ pub struct StreamAssemblerCore {
     seen: Vec<CallMeta>,
     /// The last batch of updates, for the JS class to read.
     outbox: Outbox,
+    /// Where the JS class copies a chunk before `pushInput` (reused; grows to the largest
+    /// chunk, released by `releaseOutbox`).
+    input: Vec<u8>,
 }
 
 /// The identity and metadata of a tool call as last sent to the JS mirror.
@@ -41,17 +44,30 @@ impl StreamAssemblerCore {
             inner: StreamAssembler::new(assembler_options(&options)?),
             seen: Vec::new(),
             outbox: Outbox::default(),
+            input: Vec::new(),
         })
     }
 
-    /// Reads a chunk of bytes; its coalesced updates are in the outbox. Returns their count.
-    #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<u32, JsValue> {
+    /// Makes the input buffer hold at least `len` bytes and returns its address; the JS class
+    /// copies a chunk there and calls `pushInput`, which saves an allocation per chunk.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, len: usize) -> u32 {
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        u32::try_from(self.input.as_ptr() as usize).unwrap_or(0)
+    }
+
+    /// Reads the first `len` bytes of the input buffer as the next chunk; its coalesced
+    /// updates are in the outbox. Returns their count.
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
+        let chunk = self.input.get(..len).unwrap_or_default();
         let result = self.inner.push(chunk);
         self.updates(result)
     }
 
-    /// Reads a chunk of already decoded text; as `pushBytes`.
+    /// Reads a chunk of already decoded text; as `pushInput`.
     #[wasm_bindgen(js_name = pushText)]
     pub fn push_text(&mut self, chunk: &str) -> Result<u32, JsValue> {
         let result = self.inner.push(chunk.as_bytes());
@@ -68,6 +84,7 @@ impl StreamAssemblerCore {
     #[wasm_bindgen(js_name = releaseOutbox)]
     pub fn release_outbox(&mut self) {
         self.outbox.release();
+        self.input = Vec::new();
     }
 
     /// The address in wasm memory of the outbox header (see `src/wasm/outbox.rs`).
