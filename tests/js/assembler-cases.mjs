@@ -155,6 +155,44 @@ export const assemblerCases = {
     asm.free();
   },
 
+  "StreamAssembler: text updates keep their ids, order and characters across batches and memory growth"(
+    { StreamAssembler }, assert,
+  ) {
+    const asm = new StreamAssembler();
+    // Three messages written in turns: ids repeat across pushes (sent to JS once, then by
+    // position), one batch holds appends to several parts, multi-byte text and a U+FEFF at
+    // the start of a delta survive, a completed value replaces.
+    const events = [];
+    let seq = 0;
+    for (const id of ["m1", "m2", "m3"]) events.push(message(seq++, id, "message", "in_progress"));
+    const expected = { "m1#0": "", "m2#0": "", "m3#0": "", "m2#1": "" };
+    for (let round = 0; round < 20; round++) {
+      for (const [id, index] of [["m1", 0], ["m2", 0], ["m3", 0], ["m2", 1]]) {
+        const piece = `\uFEFF${id}·${round} 中文 👩‍💻 "q" \\ `;
+        events.push(text(seq++, id, index, true, "in_progress", piece));
+        expected[`${id}#${index}`] += piece;
+      }
+    }
+    events.push(text(seq++, "m3", 0, false, "completed", "replaced"));
+    expected["m3#0"] = "replaced";
+    // A delta of several MiB in the last push grows the wasm memory while the batch is built.
+    const big = "é".repeat(3 << 20);
+    events.push(text(seq++, "m1", 0, true, "in_progress", big));
+    expected["m1#0"] += big;
+    const bytes = utf8(sse(events));
+    const got = {};
+    const last = bytes.length - utf8(sse(events.slice(-1))).length;
+    for (let at = 0; at < last; at += 301) foldText(asm.push(bytes.subarray(at, Math.min(at + 301, last))), got);
+    const final = asm.push(bytes.subarray(last));
+    assert.deepStrictEqual(final, [{ type: "text", messageId: "m1", index: 0, delta: big, replace: false }]);
+    foldText(final, got);
+    assert.deepStrictEqual(got, expected);
+    const one = new StreamAssembler();
+    assert.deepStrictEqual(foldText(one.push(bytes)), expected);
+    one.free();
+    asm.free();
+  },
+
   "StreamAssembler: toolCalls parses arguments incrementally and keeps unchanged identities"(
     { StreamAssembler }, assert,
   ) {
