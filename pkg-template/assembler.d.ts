@@ -88,7 +88,11 @@ export interface ContentUpdate {
   type: "content";
   messageId: string;
   index: number;
-  /** The whole part, in the protocol's wire shape (`{type, status, data | image_url | …}`). */
+  /**
+   * The whole part, in the protocol's wire shape (`{type, status, text | data | image_url | …}`),
+   * as it is at the end of the batch. For a text or refusal part, its text replaces what the
+   * text updates of the batch built (the part may have been replaced, e.g. by a change of type).
+   */
   part: JsonObject;
 }
 /**

@@ -419,3 +419,33 @@ fn a_hostile_index_is_refused_without_allocating() {
     asm.push(&stream).unwrap();
     assert_eq!(codes(&asm), ["INVALID_EVENT"]);
 }
+
+#[test]
+fn a_change_of_part_type_drops_the_old_types_fields() {
+    // A part of an unknown type keeps its fields (here a `text`) as they came; a text delta
+    // onto it makes it a text part (the new type wins), and the old `text` must not shadow the
+    // new one.
+    let mut odd = text(1, "m1", 0, true, "in_progress", "old");
+    odd["type"] = json!("x-note");
+    let stream = sse(&[
+        message(0, "m1", "message", "in_progress", Value::Null),
+        odd,
+        text(2, "m1", 0, true, "in_progress", "new"),
+        text(3, "m1", 0, true, "in_progress", " text"),
+    ]);
+    let mut asm = StreamAssembler::default();
+    let updates = asm.push(&stream).unwrap();
+    let part = &asm.snapshot()["output"][0]["content"][0];
+    assert_eq!(part["type"], "text");
+    assert_eq!(part["text"], "new text");
+    // The batch's content update carries the part as it ends, text included.
+    let last_content = updates
+        .iter()
+        .rev()
+        .find_map(|u| match u {
+            Update::Content { part, .. } => Some(part),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(last_content["text"], "new text");
+}

@@ -59,7 +59,9 @@ pub enum Update {
         replace: bool,
     },
     /// A non-text part was created or changed, or any part's status changed (e.g. completed).
-    /// Carries the whole part in the protocol's wire shape. A delta that only appends to a tool
+    /// Carries the whole part in the protocol's wire shape, as it is at the end of the batch;
+    /// for a text or refusal part, its text replaces what the batch's text updates built (the
+    /// part may have been replaced, e.g. by a change of type). A delta that only appends to a tool
     /// call's `arguments` string is reported by an [`Update::Arguments`] alone (a content update
     /// per delta would carry the whole arguments each time, quadratic in their length).
     #[serde(rename_all = "camelCase")]

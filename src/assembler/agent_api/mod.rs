@@ -766,8 +766,15 @@ impl AgentApiFold {
                 }
                 part.content.body = content.body;
                 part.content.error = content.error.or(part.content.error.take());
-                for (key, value) in content.extra {
-                    part.content.extra.insert(key, value);
+                if same_type {
+                    for (key, value) in content.extra {
+                        part.content.extra.insert(key, value);
+                    }
+                } else {
+                    // The new type wins: fields of the old one (an unknown type keeps its
+                    // fields in `extra`, e.g. a `text`) must not outlive it and shadow the new
+                    // body's.
+                    part.content.extra = content.extra;
                 }
                 part.from_deltas = from_delta;
             }
