@@ -158,6 +158,18 @@ impl Fold {
                     self.warnings
                         .push((w.code.as_str(), w.offset, w.sequence_number));
                 }
+                // AG-UI: the whole message, appends of the batch included; its tool calls'
+                // arguments are what the message carries.
+                Update::Replace { id, message } => {
+                    let calls = message.get("toolCalls").and_then(Value::as_array);
+                    for (index, call) in calls.into_iter().flatten().enumerate() {
+                        let arguments = call
+                            .pointer("/function/arguments")
+                            .and_then(Value::as_str)
+                            .unwrap_or("");
+                        *self.arguments.entry((id.clone(), index)) = arguments.to_owned();
+                    }
+                }
                 _ => {}
             }
         }
@@ -505,6 +517,12 @@ pub fn check(input: &[u8], config: Config, cuts: &[usize]) -> Result<Run, String
             }
         }
         (Some(strict_error), None, Some(tolerant_error)) if strict_error == tolerant_error => {}
+        // AG-UI: a stream `@ag-ui/client` rejects fails the tolerant run as the client does
+        // (the snapshot's `error` has `source: "client"`, no warning); strict throws its code.
+        (Some((code, _)), None, None)
+            if whole.snapshot.pointer("/error/source") == Some(&Value::from("client"))
+                && whole.snapshot.pointer("/error/code")
+                    == Some(&Value::from(code.to_string())) => {}
         (Some(strict_error), Some(&(_, w_offset, _)), Some(tolerant_error))
             if strict_error == tolerant_error
                 && w_offset.zip(strict_error.1).is_some_and(|(w, e)| w >= e) => {}
