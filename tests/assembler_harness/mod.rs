@@ -158,9 +158,14 @@ impl Fold {
                     self.warnings
                         .push((w.code.as_str(), w.offset, w.sequence_number));
                 }
-                // AG-UI: the whole message, appends of the batch included; its tool calls'
-                // arguments are what the message carries.
+                // AG-UI: the whole message, appends of the batch included; its text and its
+                // tool calls' arguments are what the message carries.
                 Update::Replace { id, message } => {
+                    let key = (id.clone(), 0);
+                    match message.get("content") {
+                        Some(Value::String(text)) => *self.texts.entry(key) = text.clone(),
+                        _ => self.texts.0.retain(|(k, _)| *k != key),
+                    }
                     let calls = message.get("toolCalls").and_then(Value::as_array);
                     for (index, call) in calls.into_iter().flatten().enumerate() {
                         let arguments = call
