@@ -523,8 +523,9 @@ pub fn check(input: &[u8], config: Config, cuts: &[usize]) -> Result<Run, String
         }
         (Some(strict_error), None, Some(tolerant_error)) if strict_error == tolerant_error => {}
         // AG-UI: a stream `@ag-ui/client` rejects fails the tolerant run as the client does
-        // (the snapshot's `error` has `source: "client"`, no warning); strict throws its code.
-        (Some((code, _)), None, None)
+        // (the snapshot's `error` has `source: "client"`, no warning; a framing error may
+        // still stop it later); strict throws its code.
+        (Some((code, _)), None, _)
             if whole.snapshot.pointer("/error/source") == Some(&Value::from("client"))
                 && whole.snapshot.pointer("/error/code")
                     == Some(&Value::from(code.to_string())) => {}
