@@ -158,6 +158,22 @@ impl Fold {
                     self.warnings
                         .push((w.code.as_str(), w.offset, w.sequence_number));
                 }
+                // AG-UI: the message list after a reconciliation or an insertion: messages not
+                // listed are gone (with their parts), the rest take this order.
+                Update::Order { ids } => {
+                    let listed = |id: &String| ids.contains(id);
+                    let mut messages = Vec::new();
+                    for id in &ids {
+                        if let Some(entry) = self.messages.0.iter().find(|(k, _)| k == id) {
+                            messages.push(entry.clone());
+                        }
+                    }
+                    self.messages.0 = messages;
+                    self.created.retain(listed);
+                    self.texts.0.retain(|((id, _), _)| listed(id));
+                    self.arguments.0.retain(|((id, _), _)| listed(id));
+                    self.contents.0.retain(|((id, _), _)| listed(id));
+                }
                 // AG-UI: the whole message, appends of the batch included; its text and its
                 // tool calls' arguments are what the message carries.
                 Update::Replace { id, message } => {
