@@ -186,6 +186,7 @@ impl AgUiFold {
         let by_id: HashMap<&str, &Message> = if changes.messages.is_empty()
             && changes.replaced.is_empty()
             && changes.arguments.is_empty()
+            && !changes.order
         {
             HashMap::new()
         } else {
@@ -234,8 +235,11 @@ impl AgUiFold {
             }
         }
         let replaced = |id: &str| changes.replaced.iter().any(|r| r == id);
+        // A message dropped in this batch (a `MESSAGES_SNAPSHOT` reconciliation, which changes
+        // the order) takes its pending appends with it.
+        let gone = |id: &str| changes.order && !by_id.contains_key(id);
         for (id, delta) in changes.texts {
-            if !replaced(&id) {
+            if !replaced(&id) && !gone(&id) {
                 out.push(Update::Text {
                     message_id: id,
                     index: 0,
