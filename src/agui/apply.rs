@@ -629,6 +629,8 @@ impl Store {
             let id = m.common.id.clone();
             self.calls.entry(e.tool_call_id).or_insert(i);
             changes.replaced(&id);
+            // An open call makes its message open again (its status update says so).
+            changes.message(&id, false);
         }
     }
 
