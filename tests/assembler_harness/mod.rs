@@ -103,7 +103,10 @@ impl Fold {
                     status,
                     created,
                 } => {
-                    if created {
+                    // Once per id: AG-UI lets a second message take an existing id (a tool
+                    // result with its call's message id); read whole, both creations fall in
+                    // one batch and are reported once.
+                    if created && !self.created.contains(&id) {
                         self.created.push(id.clone());
                     }
                     *self.messages.entry(id) = (role, message_type, status);
