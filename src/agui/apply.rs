@@ -577,6 +577,8 @@ impl Store {
             if merge(&mut call.metadata, e.metadata.as_ref()) || renamed {
                 changes.replaced(&msg_id);
             }
+            // The call is open again, and so is its message.
+            changes.message(&msg_id, false);
             if let Some(note) = note {
                 warn(changes, WarningCode::InconsistentEvent, note);
             }
