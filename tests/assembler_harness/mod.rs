@@ -180,6 +180,14 @@ impl Fold {
                 // AG-UI: the whole message, appends of the batch included; its text and its
                 // tool calls' arguments are what the message carries.
                 Update::Replace { id, message } => {
+                    // A snapshot may change the role.
+                    if let Some(role) = message.get("role").and_then(Value::as_str) {
+                        if let Some((_, (r, _, _))) =
+                            self.messages.0.iter_mut().find(|(k, _)| *k == id)
+                        {
+                            *r = Some(role.to_owned());
+                        }
+                    }
                     let key = (id.clone(), 0);
                     match message.get("content") {
                         Some(Value::String(text)) => *self.texts.entry(key) = text.clone(),
