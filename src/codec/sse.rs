@@ -295,12 +295,8 @@ impl SseDecoder {
         if self.event_start.is_some() || !self.data.is_empty() {
             return Ok(None);
         }
-        let Some(value) = line.strip_prefix(b"data:") else {
+        let Some((b"data", value, value_at)) = split_field(line) else {
             return Ok(None);
-        };
-        let (value, value_at) = match value.strip_prefix(b" ") {
-            Some(value) => (value, 6),
-            None => (value, 5),
         };
         let after = match next {
             [b'\n', after @ ..] => after,
@@ -366,22 +362,9 @@ impl SseDecoder {
         let event_start = *self.event_start.get_or_insert(start);
         self.check_size(event_start, start + line.len() as u64)?;
         self.tally(line.len());
-        let (name, value, value_at) = match memchr(b':', line) {
-            Some(0) => {
-                self.comments += 1;
-                return Ok(());
-            }
-            Some(colon) => {
-                let (name, rest) = line.split_at_checked(colon).unwrap_or((line, &[]));
-                let mut value = rest.get(1..).unwrap_or_default();
-                let mut value_at = colon + 1;
-                if let Some((&b' ', tail)) = value.split_first() {
-                    value = tail;
-                    value_at += 1;
-                }
-                (name, value, value_at)
-            }
-            None => (line, &[][..], line.len()),
+        let Some((name, value, value_at)) = split_field(line) else {
+            self.comments += 1;
+            return Ok(());
         };
         match name {
             b"data" => {
@@ -449,6 +432,24 @@ impl SseDecoder {
             .with_offset(event_start));
         }
         Ok(())
+    }
+}
+
+/// A non-empty line as `(field name, value, offset of the value in the line)`: split at the
+/// first colon, one space after it dropped; a line without a colon is a name with an empty
+/// value. `None` for a comment (a line starting with a colon).
+fn split_field(line: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    match memchr(b':', line) {
+        Some(0) => None,
+        Some(colon) => {
+            let (name, rest) = line.split_at_checked(colon).unwrap_or((line, &[]));
+            let value = rest.get(1..).unwrap_or_default();
+            Some(match value.split_first() {
+                Some((&b' ', tail)) => (name, tail, colon + 2),
+                _ => (name, value, colon + 1),
+            })
+        }
+        None => Some((line, &[][..], line.len())),
     }
 }
 
