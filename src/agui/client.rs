@@ -187,9 +187,19 @@ impl Client {
         let mut result = Ok(());
         let last = expanded.len().saturating_sub(1);
         for (i, event) in expanded.drain(..).enumerate() {
+            // A run started after a finished or errored one closes what the old run left open:
+            // the messages concerned change status although no event names them.
+            let open_before = if matches!(event, Event::RunStarted(_)) {
+                self.verifier.open_ids()
+            } else {
+                Vec::new()
+            };
             if let Err(e) = self.verifier.check(&event) {
                 result = Err(e);
                 break;
+            }
+            for id in &open_before {
+                self.record_closed(id, changes);
             }
             if self.record_events {
                 // The event as received (after stripping), or one chunk expansion synthesized.
@@ -209,6 +219,23 @@ impl Client {
         match result {
             Ok(()) => Ok(()),
             Err(e) => self.reject(e, changes),
+        }
+    }
+
+    /// Records a status change for the message that `id` (a message or a tool call) belongs
+    /// to, if it is no longer open.
+    fn record_closed(&self, id: &str, changes: &mut Changes) {
+        if self.verifier.is_open(id) || self.verifier.is_call_open(id) {
+            return;
+        }
+        let owner = self
+            .store
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.id() == id || m.tool_calls().iter().any(|tc| tc.id == id));
+        if let Some(m) = owner {
+            changes.message(m.id(), false);
         }
     }
 

@@ -83,6 +83,16 @@ impl Verifier {
         contains(&self.active_tool_calls, id)
     }
 
+    /// The ids of every open message, reasoning message and tool call.
+    pub(crate) fn open_ids(&self) -> Vec<String> {
+        let lists = [
+            &self.active_messages,
+            &self.active_reasoning_messages,
+            &self.active_tool_calls,
+        ];
+        lists.into_iter().flatten().cloned().collect()
+    }
+
     fn reset(&mut self) {
         let first_event = self.first_event;
         *self = Verifier::default();

@@ -529,4 +529,37 @@ mod tests {
         assert_eq!(snap["outcome"], "incomplete");
         assert_eq!(snap["interrupts"][0]["id"], "i1");
     }
+
+    /// A run started after an errored one closes the message the old run left open; the batch
+    /// that starts it reports the change, so a reader cut anywhere ends with the same status.
+    #[test]
+    fn a_new_run_reports_the_messages_the_old_one_left_open() {
+        let head = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
+            json!({"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}),
+            json!({"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m2"}),
+        ]);
+        let tail = sse(&[
+            json!({"type":"RUN_ERROR","message":"boom"}),
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
+        ]);
+        let status = |updates: &[Update], id: &str| {
+            updates.iter().rev().find_map(|u| match u {
+                Update::Message { id: m, status, .. } if m == id => Some(status.clone()),
+                _ => None,
+            })
+        };
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        let first = asm.push(head.as_bytes()).unwrap();
+        assert_eq!(status(&first, "m1").as_deref(), Some("in_progress"));
+        assert_eq!(status(&first, "m2").as_deref(), Some("in_progress"));
+        let second = asm.push(tail.as_bytes()).unwrap();
+        assert_eq!(status(&second, "m1").as_deref(), Some("completed"));
+        assert_eq!(status(&second, "m2").as_deref(), Some("completed"));
+
+        let mut whole = StreamAssembler::new(AssemblerOptions::new());
+        let all = whole.push(format!("{head}{tail}").as_bytes()).unwrap();
+        assert_eq!(status(&all, "m1").as_deref(), Some("completed"));
+        assert_eq!(status(&all, "m2").as_deref(), Some("completed"));
+    }
 }
