@@ -14,6 +14,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as agentwire from "../pkg/node.js";
+import * as agentwireLite from "../pkg/lite/node.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const dir = fileURLToPath(new URL("./workloads/", import.meta.url));
@@ -49,7 +50,7 @@ async function measure(workload, input) {
   // workloads otherwise measure the optimising compiler, whose threads count as CPU time).
   let warm = 0;
   for (let i = 0; i < 3 || (warm < 300 && i < 50); i++) {
-    warm += (await timed(() => workload.agentwire(agentwire, input))).wall;
+    warm += (await timed(() => workload.agentwire(apiOf(workload), input))).wall;
     if (!capped) warm += (await timed(() => workload.baseline(input))).wall;
   }
   // Short workloads get more rounds: their medians are noisier.
@@ -58,13 +59,13 @@ async function measure(workload, input) {
   const theirs = [];
   for (let i = 0; i < rounds; i++) {
     if (capped) {
-      ours.push(await timed(() => workload.agentwire(agentwire, input)));
+      ours.push(await timed(() => workload.agentwire(apiOf(workload), input)));
     } else if (i % 2 === 0) {
-      ours.push(await timed(() => workload.agentwire(agentwire, input)));
+      ours.push(await timed(() => workload.agentwire(apiOf(workload), input)));
       theirs.push(await timed(() => workload.baseline(input)));
     } else {
       theirs.push(await timed(() => workload.baseline(input)));
-      ours.push(await timed(() => workload.agentwire(agentwire, input)));
+      ours.push(await timed(() => workload.agentwire(apiOf(workload), input)));
     }
   }
   for (let i = 0; capped && i < workload.baselineRounds; i++) {
@@ -72,6 +73,9 @@ async function measure(workload, input) {
   }
   return { agentwire: stats(ours), baseline: stats(theirs) };
 }
+
+// A workload with `lite: true` runs against agentwire/lite instead of the full package.
+const apiOf = (workload) => (workload.lite ? agentwireLite : agentwire);
 
 const workloads = [];
 for (const file of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort()) {
@@ -93,7 +97,7 @@ const rate = (workload, ms) => {
 for (const workload of workloads) {
   const input = await workload.setup();
   // Both sides must compute the same thing, or the comparison means nothing.
-  await workload.verify?.(await workload.agentwire(agentwire, input), await workload.baseline(input), input);
+  await workload.verify?.(await workload.agentwire(apiOf(workload), input), await workload.baseline(input), input);
   const r = await measure(workload, input);
   results.set(workload.name, r);
   rows.push({

@@ -14,56 +14,78 @@ CRATE=agentwire
 WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3}
 OUT=target/pkg-build              # intermediate outputs, with stamps
 PKG=pkg
-mkdir -p "$OUT/bindgen" "$PKG"
+mkdir -p "$OUT" "$PKG/lite"
 
-# 1. Rust → wasm (cargo is incremental by itself).
-cargo build --release --target wasm32-unknown-unknown --quiet
-RAW=target/wasm32-unknown-unknown/release/$CRATE.wasm
-
-# 2. wasm-bindgen, only when the cargo output changed. The CLI must match the crate exactly.
 WB=$(awk '$0=="name = \"wasm-bindgen\""{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WB" ]; then
   echo "[build] wasm-bindgen CLI $WB is required (run: bash scripts/setup.sh)" >&2; exit 1
 fi
 stamp() { sha256sum "$@" | sha256sum | cut -c1-16; }
-RAW_SUM="$(stamp "$RAW")-$WB"
-if [ "$(cat "$OUT/bindgen.stamp" 2>/dev/null || true)" != "$RAW_SUM" ]; then
-  log "wasm-bindgen --target web"
-  rm -rf "$OUT/bindgen" && mkdir -p "$OUT/bindgen"
-  wasm-bindgen --target web --out-dir "$OUT/bindgen" "$RAW"
-  echo "$RAW_SUM" > "$OUT/bindgen.stamp"
-fi
 
-# 3. wasm-opt on wasm-bindgen's output (never on cargo's: wasm-bindgen needs its custom sections).
-# npm binaryen only: Debian's wasm-opt 108 silently corrupts wasm-bindgen output.
-BG=$OUT/bindgen/${CRATE}_bg.wasm
-OPT=$OUT/${CRATE}_bg.wasm
-OPT_SUM="$(stamp "$BG")-${SKIP_WASM_OPT:-}-$WASM_OPT_FLAGS"
-if [ "$(cat "$OUT/opt.stamp" 2>/dev/null || true)" != "$OPT_SUM" ] || [ ! -f "$OPT" ]; then
-  if [ -n "${SKIP_WASM_OPT:-}" ]; then
-    cp "$BG" "$OPT"
-  else
-    log "wasm-opt $WASM_OPT_FLAGS"
-    # shellcheck disable=SC2086 # flags are a word list on purpose
-    node_modules/.bin/wasm-opt $WASM_OPT_FLAGS "$BG" -o "$OPT"
+# Builds one variant of the wasm module into $OUT/<name>/: cargo → wasm-bindgen → wasm-opt, each
+# step skipped when its input is unchanged.
+#   wasm_variant <name> <cargo profile> <wasm-opt flags> [cargo flags...]
+wasm_variant() {
+  local name=$1 profile=$2 opt_flags=$3; shift 3
+  local dir=$OUT/$name
+  mkdir -p "$dir/bindgen"
+  # 1. Rust → wasm (cargo is incremental by itself).
+  cargo build --profile "$profile" --target wasm32-unknown-unknown --quiet "$@"
+  local raw=target/wasm32-unknown-unknown/$profile/$CRATE.wasm
+  # 2. wasm-bindgen, only when the cargo output changed. The CLI must match the crate exactly.
+  local raw_sum
+  raw_sum="$(stamp "$raw")-$WB"
+  if [ "$(cat "$dir/bindgen.stamp" 2>/dev/null || true)" != "$raw_sum" ]; then
+    log "wasm-bindgen --target web ($name)"
+    rm -rf "$dir/bindgen" && mkdir -p "$dir/bindgen"
+    wasm-bindgen --target web --out-dir "$dir/bindgen" "$raw"
+    echo "$raw_sum" > "$dir/bindgen.stamp"
   fi
-  echo "$OPT_SUM" > "$OUT/opt.stamp"
-fi
+  # 3. wasm-opt on wasm-bindgen's output (never on cargo's: wasm-bindgen needs its custom
+  # sections). npm binaryen only: Debian's wasm-opt 108 silently corrupts wasm-bindgen output.
+  local bg=$dir/bindgen/${CRATE}_bg.wasm opt=$dir/${CRATE}_bg.wasm opt_sum
+  opt_sum="$(stamp "$bg")-${SKIP_WASM_OPT:-}-$opt_flags"
+  if [ "$(cat "$dir/opt.stamp" 2>/dev/null || true)" != "$opt_sum" ] || [ ! -f "$opt" ]; then
+    if [ -n "${SKIP_WASM_OPT:-}" ]; then
+      cp "$bg" "$opt"
+    else
+      log "wasm-opt $opt_flags ($name)"
+      # shellcheck disable=SC2086 # flags are a word list on purpose
+      node_modules/.bin/wasm-opt $opt_flags "$bg" -o "$opt"
+    fi
+    echo "$opt_sum" > "$dir/opt.stamp"
+  fi
+  # The glue's .d.ts minus its init section: initSync/init are wired by the entries and not
+  # exported, and their types (RequestInfo, Response, WebAssembly…) would force the DOM lib on
+  # Node users.
+  grep -q '^export type InitInput' "$dir/bindgen/$CRATE.d.ts" \
+    || { echo "[build] $CRATE.d.ts: init section not found (wasm-bindgen output changed?)" >&2; exit 1; }
+  sed '/^export type InitInput/,$d' "$dir/bindgen/$CRATE.d.ts" > "$dir/$CRATE.d.ts"
+}
+
+# The full module (every protocol, the builder, the translator), tuned for speed on the hot path;
+# and the lite one (StreamAssembler for the Agent API only), tuned for size.
+wasm_variant full release "$WASM_OPT_FLAGS"
+wasm_variant lite lite -Oz --no-default-features
 
 # 4. Assemble pkg/: template files, glue, wasm; package.json gets the crate's version.
 VERSION=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
 install_if_changed() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 for f in pkg-template/*; do
-  [ "$(basename "$f")" = package.json ] || install_if_changed "$f" "$PKG/$(basename "$f")"
+  [ -f "$f" ] && [ "$(basename "$f")" != package.json ] && install_if_changed "$f" "$PKG/$(basename "$f")"
 done
-install_if_changed "$OUT/bindgen/$CRATE.js" "$PKG/$CRATE.js"
-# The glue's .d.ts minus its init section: initSync/init are wired by the entries and not exported,
-# and their types (RequestInfo, Response, WebAssembly…) would force the DOM lib on Node users.
-grep -q '^export type InitInput' "$OUT/bindgen/$CRATE.d.ts" \
-  || { echo "[build] $CRATE.d.ts: init section not found (wasm-bindgen output changed?)" >&2; exit 1; }
-sed '/^export type InitInput/,$d' "$OUT/bindgen/$CRATE.d.ts" > "$OUT/$CRATE.d.ts"
-install_if_changed "$OUT/$CRATE.d.ts" "$PKG/$CRATE.d.ts"
-install_if_changed "$OPT" "$PKG/${CRATE}_bg.wasm"
+# pkg/ holds the full module, pkg/lite/ the lite one. The lite directory reuses the runtime
+# entries and the StreamAssembler class as they are: they only import their neighbours.
+for variant in full lite; do
+  dest=$PKG; [ $variant = lite ] && dest=$PKG/lite
+  install_if_changed "$OUT/$variant/bindgen/$CRATE.js" "$dest/$CRATE.js"
+  install_if_changed "$OUT/$variant/$CRATE.d.ts" "$dest/$CRATE.d.ts"
+  install_if_changed "$OUT/$variant/${CRATE}_bg.wasm" "$dest/${CRATE}_bg.wasm"
+done
+for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts; do
+  install_if_changed "pkg-template/$f" "$PKG/lite/$f"
+done
+for f in pkg-template/lite/*; do install_if_changed "$f" "$PKG/lite/$(basename "$f")"; done
 node -e '
   const fs = require("node:fs");
   const [, tpl, out, version] = process.argv;
@@ -72,24 +94,30 @@ node -e '
   const text = JSON.stringify(pkg, null, 2) + "\n";
   if (!fs.existsSync(out) || fs.readFileSync(out, "utf8") !== text) fs.writeFileSync(out, text);
 ' pkg-template/package.json "$PKG/package.json" "$VERSION"
-# Drop files that are no longer produced (anything not in the template or the three outputs).
-for f in "$PKG"/*; do
+# Drop files that are no longer produced (anything not in the template or the outputs).
+for f in "$PKG"/* "$PKG"/lite/*; do
   b=$(basename "$f")
   case "$b" in "$CRATE.js"|"$CRATE.d.ts"|"${CRATE}_bg.wasm") continue ;; esac
-  [ -e "pkg-template/$b" ] || rm -rf "$f"
+  case "$f" in
+    "$PKG"/lite/*) [ -e "pkg-template/lite/$b" ] || [ -e "pkg-template/$b" ] || rm -rf "$f" ;;
+    *) [ -e "pkg-template/$b" ] || rm -rf "$f" ;;
+  esac
 done
 
 # 5. Every function the glue exports must be re-exported by index.js and index.d.ts.
 node scripts/check-exports.mjs "$PKG"
+node scripts/check-exports.mjs "$PKG/lite"
 
-# 6. Sizes.
-size() { printf '[build] %-22s %8d B raw %8d B gzip -9\n' "$(basename "$1")" "$(stat -c%s "$1")" "$(gzip -9c "$1" | wc -c)"; }
-size "$PKG/${CRATE}_bg.wasm"
-size "$PKG/$CRATE.js"
-# The size budget: gzip -9 of the wasm plus its glue; the package README's size line is written
-# from these measurements, never hand-copied.
-wasm_gz=$(gzip -9c "$PKG/${CRATE}_bg.wasm" | wc -c)
-glue_gz=$(gzip -9c "$PKG/$CRATE.js" | wc -c)
-log "wasm + glue: $(( wasm_gz + glue_gz )) B gzip -9 (budget: 100,000 B)"
-node scripts/readme-size.mjs "$PKG/README.md" "$wasm_gz" "$glue_gz"
+# 6. Sizes: gzip -9 of each wasm plus its glue. The package README's size line is written from
+# these measurements, never hand-copied.
+gz() { gzip -9c "$1" | wc -c; }
+for dir in "$PKG" "$PKG/lite"; do
+  for f in "$dir/${CRATE}_bg.wasm" "$dir/$CRATE.js"; do
+    printf '[build] %-27s %8d B raw %8d B gzip -9\n' "${f#"$PKG"/}" "$(stat -c%s "$f")" "$(gz "$f")"
+  done
+done
+full_gz=$(( $(gz "$PKG/${CRATE}_bg.wasm") + $(gz "$PKG/$CRATE.js") ))
+lite_gz=$(( $(gz "$PKG/lite/${CRATE}_bg.wasm") + $(gz "$PKG/lite/$CRATE.js") ))
+log "wasm + glue, gzip -9: agentwire $full_gz B, agentwire/lite $lite_gz B (budget: 100,000 B)"
+node scripts/readme-size.mjs "$PKG/README.md" "$full_gz" "$lite_gz"
 log "pkg/ ready ($CRATE@$VERSION)"

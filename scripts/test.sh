@@ -45,6 +45,9 @@ suite_rust() {
   run cargo fmt --check &&
   run cargo clippy --quiet --all-targets -- -D warnings &&
   run cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings &&
+  # The lite build (agentwire/lite): without the default `full` feature.
+  run cargo clippy --quiet --target wasm32-unknown-unknown --no-default-features --lib -- -D warnings &&
+  run cargo clippy --quiet --no-default-features --lib -- -D warnings &&
   run cargo test --quiet
 }
 
@@ -83,7 +86,7 @@ suite_deno() {
   # node_modules through the `deno` export condition.
   (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
-    tests/agentwire.test.mjs)
+    tests/agentwire.test.mjs tests/lite.test.mjs)
 }
 
 suite_workerd() {

@@ -4,7 +4,8 @@
 // TextDecoder({stream: true}) + eventsource-parser 3.1.1 + JSON.parse + a Map accumulator.
 // Both sides push every chunk, finish, and end with the text of every part: agentwire's by folding
 // the text updates push() returns (what a UI renders), the baseline's in its Map. A third row
-// reads the text from snapshot() instead (one more crossing of all the text), without a target.
+// reads the text from snapshot() instead (one more crossing of all the text), without a target;
+// two more run the first two against agentwire/lite (built for size), without a target.
 import assert from "node:assert/strict";
 import { createParser } from "eventsource-parser";
 import { chunkBytes, textDeltaStream } from "../fixtures.mjs";
@@ -110,4 +111,6 @@ export default [
     agentwire: oursSnapshot,
     targets: undefined,
   },
+  { ...common, name: "assembler (agentwire/lite): 100k text deltas, 4–16 KB chunks", setup: setup(4096, 16384), lite: true, targets: undefined },
+  { ...common, name: "assembler (agentwire/lite): 100k text deltas, 64–512 B chunks", setup: setup(64, 512), lite: true, targets: undefined },
 ];

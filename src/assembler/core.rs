@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+#[cfg(feature = "full")]
 use super::ag_ui::AgUiFold;
 use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChange};
 use super::detect::detect;
@@ -60,7 +61,9 @@ struct Inner {
     protocol: Option<Protocol>,
     agent_api: AgentApiFold,
     /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
+    #[cfg(feature = "full")]
     adapter: crate::openai::AdapterFold,
+    #[cfg(feature = "full")]
     ag_ui: AgUiFold,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
@@ -83,7 +86,9 @@ impl StreamAssembler {
                 protocol: options.protocol(),
                 options,
                 agent_api: AgentApiFold::default(),
+                #[cfg(feature = "full")]
                 adapter: crate::openai::AdapterFold::default(),
+                #[cfg(feature = "full")]
                 ag_ui: AgUiFold::new(options.events()),
                 batch: Batch::default(),
                 pending: Vec::new(),
@@ -178,6 +183,7 @@ impl StreamAssembler {
     /// `error` is `{source: "client", code, message}` when the client rejected the stream, or
     /// `{source: "run", message, code?}` after a `RUN_ERROR`.
     pub fn snapshot(&self) -> Value {
+        #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             let mut map = self.inner.ag_ui.snapshot();
             map.insert(
@@ -190,9 +196,14 @@ impl StreamAssembler {
             );
             return Value::Object(map);
         }
-        let native = self.inner.protocol == Some(Protocol::OpenAiResponses);
+        let native =
+            cfg!(feature = "full") && self.inner.protocol == Some(Protocol::OpenAiResponses);
         let mut map = if native {
-            self.inner.adapter.responses_snapshot()
+            #[cfg(feature = "full")]
+            let map = self.inner.adapter.responses_snapshot();
+            #[cfg(not(feature = "full"))]
+            let map = Map::new();
+            map
         } else {
             match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
                 Ok(Value::Object(map)) => map,
@@ -234,6 +245,7 @@ impl StreamAssembler {
     /// Every tool call so far (`function_call`, `plugin_call`, `mcp_call` messages), with raw
     /// arguments and the matching output.
     pub fn tool_calls(&self) -> Vec<ToolCall> {
+        #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             return self.inner.ag_ui.tool_calls();
         }
@@ -245,6 +257,7 @@ impl StreamAssembler {
     /// each call costs O(bytes received since), so reading parsed arguments after every chunk
     /// stays linear.
     pub fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+        #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             return self.inner.ag_ui.tool_call_changes();
         }
@@ -253,6 +266,7 @@ impl StreamAssembler {
 
     /// The best-effort parse of one tool call's arguments (O(size of the arguments)).
     pub fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             return self.inner.ag_ui.parsed_arguments(message_id, index);
         }
@@ -263,6 +277,7 @@ impl StreamAssembler {
 impl Inner {
     fn outcome(&self) -> Outcome {
         let outcome = match self.protocol {
+            #[cfg(feature = "full")]
             Some(Protocol::AgUi) => self.ag_ui.outcome(),
             _ => self.agent_api.outcome,
         };
@@ -308,7 +323,11 @@ impl Inner {
     }
 
     fn render(&mut self, batch: Batch, outcome: Outcome) {
-        if batch.is_empty() && !self.ag_ui.has_changes() {
+        #[cfg(feature = "full")]
+        let quiet = batch.is_empty() && !self.ag_ui.has_changes();
+        #[cfg(not(feature = "full"))]
+        let quiet = batch.is_empty();
+        if quiet {
             return;
         }
         for warning in &batch.warnings {
@@ -318,15 +337,17 @@ impl Inner {
                 self.warnings_dropped += 1;
             }
         }
+        #[cfg(feature = "full")]
         if self.protocol == Some(Protocol::AgUi) {
             self.ag_ui.render(batch, outcome, &mut self.pending);
-        } else {
-            self.agent_api.render(batch, outcome, &mut self.pending);
+            return;
         }
+        self.agent_api.render(batch, outcome, &mut self.pending);
     }
 
     /// End of input without errors: settle a missing terminal event.
     fn settle_end(&mut self) -> Result<()> {
+        #[cfg(feature = "full")]
         if self.protocol == Some(Protocol::AgUi) {
             let mut cx = EventCx {
                 batch: &mut self.batch,
@@ -382,10 +403,23 @@ impl Inner {
         };
         match protocol {
             Protocol::AgentApi => self.agent_api.apply(data, &mut cx),
+            #[cfg(not(feature = "full"))]
+            other => Err(Error::new(
+                ErrorCode::ProtocolViolation,
+                format!(
+                    "The stream is \"{}\", but this build reads the Agent API only (agentwire \
+                     without its \"full\" feature; in JavaScript, import StreamAssembler from \
+                     \"agentwire\" rather than \"agentwire/lite\").",
+                    other.as_str()
+                ),
+            )
+            .with_offset(frame.offset())),
+            #[cfg(feature = "full")]
             Protocol::OpenAiResponses | Protocol::A2a => {
                 self.adapter
                     .apply(protocol, data, &mut self.agent_api, &mut cx)
             }
+            #[cfg(feature = "full")]
             Protocol::AgUi => self
                 .ag_ui
                 .apply(data, &mut cx)

@@ -4,9 +4,11 @@
 //! Entry point: [`StreamAssembler`]. Tool-call arguments are parsed incrementally on demand
 //! ([`PartialJson`]).
 
+#[cfg(feature = "full")]
 mod ag_ui;
 mod agent_api;
 /// The Agent API fold, for the protocol adapters that translate into it.
+#[cfg(feature = "full")]
 pub(crate) mod agent_api_fold {
     pub(crate) use super::agent_api::{AgentApiFold, EventCx};
 }

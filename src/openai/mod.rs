@@ -47,7 +47,9 @@
 mod a2a;
 mod decode;
 mod encode;
+#[cfg(feature = "full")]
 mod fold;
+#[cfg(feature = "full")]
 pub(crate) mod snapshot;
 mod translate;
 pub(crate) mod write;
@@ -55,5 +57,6 @@ pub(crate) mod write;
 pub use a2a::{a2a_request, A2aDecoder, A2aEncoder};
 pub use decode::ResponsesDecoder;
 pub use encode::ResponsesEncoder;
+#[cfg(feature = "full")]
 pub(crate) use fold::AdapterFold;
 pub use translate::{TranslateOptions, Translator};

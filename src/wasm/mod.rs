@@ -16,13 +16,17 @@
 //! exported functions directly; JavaScript sees the camelCase names.
 
 pub mod assembler;
+#[cfg(feature = "full")]
 pub mod builder;
 pub mod convert;
 pub mod error;
 pub mod options;
 mod outbox;
 pub mod parse;
+#[cfg(feature = "full")]
 pub mod translate;
 mod types;
 
-pub use parse::{parse_event, parse_request, wasm_memory, wasm_memory_bytes};
+#[cfg(feature = "full")]
+pub use parse::{parse_event, parse_request};
+pub use parse::{wasm_memory, wasm_memory_bytes};

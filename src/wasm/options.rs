@@ -52,6 +52,10 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
             "protocol" => match v.as_string().as_deref() {
                 Some("auto") => options.with_protocol(None),
                 Some(name) => match Protocol::from_name(name) {
+                    #[cfg(not(feature = "full"))]
+                    Some(p) if p != Protocol::AgentApi => return Err(invalid(format!(
+                        "protocol \"{name}\" is not in agentwire/lite, which reads the Agent API only; import StreamAssembler from \"agentwire\""
+                    )).with_field("protocol")),
                     Some(p) => options.with_protocol(Some(p)),
                     None => return Err(invalid(format!(
                         "protocol must be \"auto\", \"agent-api\", \"ag-ui\", \"openai-responses\" or \"a2a\", not \"{name}\""

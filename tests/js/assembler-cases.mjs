@@ -64,7 +64,7 @@ function foldText(updates, into = {}) {
   return into;
 }
 
-function throwsCoded(assert, fn, code) {
+export function throwsCoded(assert, fn, code) {
   let caught;
   try { fn(); } catch (e) { caught = e; }
   assert.ok(caught instanceof Error, `expected a thrown Error, got ${String(caught)}`);

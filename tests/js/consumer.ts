@@ -177,3 +177,16 @@ import type { OpenAIResponsesSnapshot } from "agentwire";
     void outcome; void total;
   }
 }
+
+// agentwire/lite: the same StreamAssembler types, from its own entry; nothing else is exported.
+import { StreamAssembler as LiteAssembler, wasmMemoryBytes as liteMemory } from "agentwire/lite";
+import type { AgentApiSnapshot as LiteSnapshot, Update as LiteUpdate } from "agentwire/lite";
+{
+  using asm = new LiteAssembler({ protocol: "agent-api", strict: true });
+  const updates: LiteUpdate[] = asm.push("data: {}\n\n");
+  const snapshot = asm.snapshot() as LiteSnapshot;
+  const bytes: number = liteMemory();
+  void updates; void snapshot; void bytes;
+}
+// @ts-expect-error agentwire/lite has no ResponseBuilder
+import("agentwire/lite").then((m) => m.ResponseBuilder);

@@ -16,10 +16,13 @@ test("package.json is exported and says ESM, Node >= 20, side effects only in th
   assert.strictEqual(pkg.type, "module");
   // The entries instantiate the wasm at import: a bundler told they are side-effect free may skip
   // them and bind straight to the glue's re-exported functions, which then run uninitialised.
-  assert.deepStrictEqual(pkg.sideEffects, ["./node.js", "./browser.js", "./workerd.js", "./deno.js"]);
+  const entries = ["node.js", "browser.js", "workerd.js", "deno.js"];
+  assert.deepStrictEqual(pkg.sideEffects, [...entries.map((e) => `./${e}`), ...entries.map((e) => `./lite/${e}`)]);
   assert.strictEqual(pkg.engines.node, ">=20");
-  assert.deepStrictEqual(Object.keys(pkg.exports["."]),
-    ["types", "workerd", "deno", "node", "browser", "default"]);
+  for (const subpath of [".", "./lite"]) {
+    assert.deepStrictEqual(Object.keys(pkg.exports[subpath]),
+      ["types", "workerd", "deno", "node", "browser", "default"], subpath);
+  }
 });
 
 test("the tarball ships the wasm and every entry", () => {
@@ -27,9 +30,12 @@ test("the tarball ships the wasm and every entry", () => {
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "deno.js",
-    "index.d.ts", "index.js", "node.js", "package.json", "translate.d.ts", "translate.js", "workerd.js"]);
-  const wasm = readFileSync(`${dir}/agentwire_bg.wasm`);
-  assert.ok(WebAssembly.validate(wasm), "agentwire_bg.wasm is a valid module");
+    "index.d.ts", "index.js", "lite", "node.js", "package.json", "translate.d.ts", "translate.js", "workerd.js"]);
+  assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
+    "assembler.d.ts", "assembler.js", "browser.js", "deno.js", "index.d.ts", "index.js", "node.js", "workerd.js"]);
+  for (const wasm of ["agentwire_bg.wasm", "lite/agentwire_bg.wasm"]) {
+    assert.ok(WebAssembly.validate(readFileSync(`${dir}/${wasm}`)), `${wasm} is a valid module`);
+  }
 });
 
 test("the TypeScript surface type-checks strictly", { skip: !process.env.AGENTWIRE_TSC }, () => {

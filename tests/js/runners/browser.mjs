@@ -12,17 +12,20 @@ import { report } from "./tap.mjs";
 
 const project = process.argv[2];
 if (!project) throw new Error("usage: browser.mjs <project dir>");
-const entry = resolveEntry(project, "agentwire", ["browser", "import", "default"]);
-const entryUrl = `/${relative(project, entry)}`;
+const conditions = ["browser", "import", "default"];
+const entryUrl = `/${relative(project, resolveEntry(project, "agentwire", conditions))}`;
+const liteUrl = `/${relative(project, resolveEntry(project, "agentwire/lite", conditions))}`;
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>agentwire</title><link rel="icon" href="data:,">
-<script type="importmap">${JSON.stringify({ imports: { agentwire: entryUrl } })}</script>
+<script type="importmap">${JSON.stringify({ imports: { agentwire: entryUrl, "agentwire/lite": liteUrl } })}</script>
 <script type="module">
   import * as api from "agentwire";
+  import * as lite from "agentwire/lite";
   import assert from "/tests/mini-assert.mjs";
   import { cases } from "/tests/cases.mjs";
+  import { liteCases } from "/tests/lite-cases.mjs";
   import { runCases } from "/tests/runners/tap.mjs";
-  window.__results = await runCases(cases, api, assert);
+  window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert)];
 </script>`;
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
   ".json": "application/json", ".html": "text/html" };
@@ -46,7 +49,10 @@ await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
 const profile = mkdtempSync(join(tmpdir(), "agentwire-chromium-"));
-const results = [{ name: `"agentwire" resolves to the browser entry (${entryUrl})`, ok: entryUrl.endsWith("/browser.js") }];
+const results = [
+  { name: `"agentwire" resolves to the browser entry (${entryUrl})`, ok: entryUrl.endsWith("/agentwire/browser.js") },
+  { name: `"agentwire/lite" resolves to its browser entry (${liteUrl})`, ok: liteUrl.endsWith("/agentwire/lite/browser.js") },
+];
 let context;
 try {
   context = await chromium.launchPersistentContext(profile, {

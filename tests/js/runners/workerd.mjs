@@ -11,14 +11,18 @@ import { report } from "./tap.mjs";
 const project = process.argv[2];
 if (!project) throw new Error("usage: workerd.mjs <project dir>");
 // The conditions wrangler uses for Workers.
-const entry = resolveEntry(project, "agentwire", ["workerd", "worker", "browser", "import", "default"]);
+const conditions = ["workerd", "worker", "browser", "import", "default"];
+const entry = resolveEntry(project, "agentwire", conditions);
+const liteEntry = resolveEntry(project, "agentwire/lite", conditions);
 const pkgDir = dirname(entry);
 
 const workerPath = join(project, "worker.mjs");
 writeFileSync(workerPath, `
 import * as api from "./${relative(project, entry)}";
+import * as lite from "./${relative(project, liteEntry)}";
 import assert from "node:assert/strict";
 import { cases } from "./tests/cases.mjs";
+import { liteCases } from "./tests/lite-cases.mjs";
 import { runCases } from "./tests/runners/tap.mjs";
 
 export default {
@@ -33,6 +37,7 @@ export default {
       }
     }
     if (pathname === "/cases") return Response.json(await runCases(cases, api, assert));
+    if (pathname === "/lite-cases") return Response.json(await runCases(liteCases, lite, assert));
     return new Response("not found", { status: 404 });
   },
 };
@@ -55,6 +60,7 @@ const mf = new Miniflare({
     // Every module of the package and of the shared tests, as a bundler would include them.
     ...jsFiles(pkgDir).map(esm),
     { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") },
+    { type: "CompiledWasm", path: join(dirname(liteEntry), "agentwire_bg.wasm") },
     ...jsFiles(join(project, "tests")).map(esm),
   ],
 });
@@ -77,6 +83,8 @@ const post = (body) => mf.dispatchFetch("http://localhost/process", { method: "P
 try {
   await mf.ready;
   await check("the workerd condition is the entry", () => expect(relative(pkgDir, entry), "workerd.js", "entry"));
+  await check("the workerd condition is agentwire/lite's entry",
+    () => expect(relative(pkgDir, liteEntry), "lite/workerd.js", "entry"));
   await check("POST /process answers with the parsed request and its defaults", async () => {
     const res = await post('{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"session_id":"s1"}');
     expect(res.status, 200, "status");
@@ -95,6 +103,9 @@ try {
   const res = await mf.dispatchFetch("http://localhost/cases");
   if (res.status !== 200) throw new Error(`/cases: status ${res.status}: ${await res.text()}`);
   for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
+  const liteRes = await mf.dispatchFetch("http://localhost/lite-cases");
+  if (liteRes.status !== 200) throw new Error(`/lite-cases: status ${liteRes.status}: ${await liteRes.text()}`);
+  for (const r of await liteRes.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {
