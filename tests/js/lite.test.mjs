@@ -81,3 +81,20 @@ for (const [name, bytes] of referenceStreams()) {
     }
   });
 }
+
+test("lite: 10,000 create/push/finish/free cycles do not grow its wasm memory", () => {
+  const [, bytes] = referenceStreams().find(([n]) => n === "process_agentscope.sse");
+  const cycle = () => {
+    const asm = new lite.StreamAssembler();
+    asm.push(bytes.subarray(0, 3000));
+    asm.push(bytes.subarray(3000));
+    asm.finish();
+    asm.toolCalls();
+    asm.snapshot();
+    asm.free();
+  };
+  for (let i = 0; i < 200; i++) cycle(); // warm up: let the allocator reach its working size
+  const before = lite.wasmMemoryBytes();
+  for (let i = 0; i < 10_000; i++) cycle();
+  assert.strictEqual(lite.wasmMemoryBytes(), before);
+});
