@@ -6,44 +6,15 @@
 // event must give `truncated` with every message received so far. Plus memory stability.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { StreamAssembler, wasmMemoryBytes } from "agentwire";
+import * as api from "agentwire";
+import { assertCyclesKeepMemory, randomCuts, referenceStreams } from "./reference-streams.mjs";
 
-const dir = new URL("./reference/", import.meta.url);
+const { StreamAssembler } = api;
 const enc = new TextEncoder();
-
-function referenceStreams() {
-  const streams = [];
-  for (const name of readdirSync(new URL("sse/", dir))) {
-    if (name.endsWith(".sse")) streams.push([name, readFileSync(new URL(`sse/${name}`, dir))]);
-  }
-  for (const name of readdirSync(new URL("events/", dir))) {
-    if (/^(builder|runner)_.*(?<!\.exclude_none)\.jsonl$/.test(name)) {
-      const lines = readFileSync(new URL(`events/${name}`, dir), "utf8").split("\n").filter(Boolean);
-      streams.push([name, enc.encode(lines.map((l) => `data: ${l}\n\n`).join(""))]);
-    }
-  }
-  assert.ok(streams.length >= 8, `only ${streams.length} reference streams`);
-  return streams;
-}
 
 function payloads(bytes) {
   return new TextDecoder().decode(bytes).split("\n\n")
     .filter((e) => e.startsWith("data: ")).map((e) => JSON.parse(e.slice(6)));
-}
-
-/** xorshift32 from a seed: the same cuts on every run. */
-function* randomCuts(length, max, seed) {
-  let state = seed >>> 0 || 1;
-  let at = 0;
-  for (;;) {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    at += 1 + (state % max);
-    if (at >= length) return;
-    yield at;
-  }
 }
 
 function assemble(bytes, cuts) {
@@ -111,19 +82,4 @@ for (const [name, bytes] of referenceStreams()) {
   });
 }
 
-test("10,000 create/push/finish/free cycles do not grow the wasm memory", () => {
-  const [, bytes] = referenceStreams().find(([n]) => n === "process_agentscope.sse");
-  const cycle = () => {
-    const asm = new StreamAssembler();
-    asm.push(bytes.subarray(0, 3000));
-    asm.push(bytes.subarray(3000));
-    asm.finish();
-    asm.toolCalls();
-    asm.snapshot();
-    asm.free();
-  };
-  for (let i = 0; i < 200; i++) cycle(); // warm up: let the allocator reach its working size
-  const before = wasmMemoryBytes();
-  for (let i = 0; i < 10_000; i++) cycle();
-  assert.strictEqual(wasmMemoryBytes(), before);
-});
+test("10,000 create/push/finish/free cycles do not grow the wasm memory", () => assertCyclesKeepMemory(api));
