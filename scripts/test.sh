@@ -71,7 +71,8 @@ suite_reference() {
 }
 
 suite_build() {
-  run bash scripts/build.sh
+  run bash scripts/build.sh &&
+  run node scripts/check-size.mjs pkg
 }
 
 suite_node() {
