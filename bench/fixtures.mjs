@@ -121,6 +121,37 @@ export function textDeltaStream(count, { messages = 4, seed = SEED } = {}) {
 const textOf = text;
 
 /**
+ * `textDeltaStream` at the size the issue's benchmark names (events of 50–200 B, mean ~130 B)
+ * and in the shorter shape the peer measurements used (`reference/peers.md` §2.1): content
+ * deltas `{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m3","text":"…"}`
+ * without `sequence_number`, `status` or `error`, short ids, 3–60 characters of text (~10%
+ * multi-byte), with the same response and message lifecycle around them. Returns
+ * `{ sse, texts }`.
+ */
+export function shortTextDeltaStream(count, { messages = 4, seed = SEED } = {}) {
+  const random = rng(seed);
+  const frames = [];
+  const texts = new Map();
+  const frame = (json) => frames.push(`data: ${json}\n\n`);
+  frame('{"object":"response","status":"created","id":"r1"}');
+  frame('{"object":"response","status":"in_progress","id":"r1"}');
+  const perMessage = Math.ceil(count / messages);
+  for (let done = 0, m = 0; done < count; m++) {
+    const msgId = `m${m}`;
+    frame(`{"object":"message","status":"in_progress","id":"${msgId}","type":"message","role":"assistant"}`);
+    let all = "";
+    for (let i = 0; i < perMessage && done < count; i++, done++) {
+      const piece = textOf(random, 3 + Math.floor(random() * 58));
+      all += piece;
+      frame(JSON.stringify({ object: "content", type: "text", index: 0, delta: true, msg_id: msgId, text: piece }));
+    }
+    texts.set(`${msgId}#0`, all);
+  }
+  frame('{"object":"response","status":"completed","id":"r1"}');
+  return { sse: frames.join(""), texts };
+}
+
+/**
  * A tool call whose `arguments` stream one character per event: a `function_call` message, its
  * data part `{call_id, name, arguments: ""}`, then `n` content events with
  * `data: {"arguments": "<1 char>"}` (`delta: true`) building a realistic JSON object (a few keys,
