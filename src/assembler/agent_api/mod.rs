@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::lean::LeanEvent;
+use super::lean::{LeanEvent, LeanReader};
 use super::outcome::Outcome;
 use super::partial_json::{Op, PartialJson};
 use super::update::Batch;
@@ -215,6 +215,8 @@ pub(crate) struct AgentApiFold {
     track_arguments: bool,
     /// The order of messages in the final `output`, when it differs from arrival order.
     pub(crate) output_order: Option<Vec<usize>>,
+    /// Reads content deltas without building a `Value`.
+    lean: LeanReader,
 }
 
 impl Default for AgentApiFold {
@@ -231,6 +233,7 @@ impl Default for AgentApiFold {
             outcome: Outcome::Pending,
             unknown_events: Vec::new(),
             track_arguments: false,
+            lean: LeanReader::default(),
             output_order: None,
         }
     }
@@ -243,7 +246,7 @@ impl AgentApiFold {
     /// Applies one event payload.
     pub(crate) fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
         // Fast path: a well-formed content event, read without building a `Value`.
-        if let Some(lean) = LeanEvent::parse(payload) {
+        if let Some(lean) = self.lean.read(payload) {
             if !lean.irregular && lean.object.as_deref() == Some("content") {
                 if let Some(done) = self.apply_lean_content(lean, cx)? {
                     return Ok(done);

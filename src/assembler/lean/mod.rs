@@ -102,10 +102,17 @@ pub(crate) struct LeanEvent<'a> {
     pub(crate) rest: Vec<(String, Value)>,
 }
 
-impl<'a> LeanEvent<'a> {
+/// Reads events one after another, remembering the shape of the last text delta
+/// ([`scan::Template`]) to read the next ones faster.
+#[derive(Debug, Default)]
+pub(crate) struct LeanReader {
+    template: scan::Template,
+}
+
+impl LeanReader {
     /// Reads one event payload; `None` when it is not a JSON object (the full path reports why).
-    pub(crate) fn parse(json: &'a str) -> Option<LeanEvent<'a>> {
-        scan::scan(json).or_else(|| serde_json::from_str(json).ok())
+    pub(crate) fn read<'a>(&mut self, json: &'a str) -> Option<LeanEvent<'a>> {
+        scan::scan_with(json, &mut self.template).or_else(|| serde_json::from_str(json).ok())
     }
 }
 
@@ -261,7 +268,7 @@ mod tests {
     #[test]
     fn reads_a_reference_delta_borrowing_its_strings() {
         let json = r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"Hi"}"#;
-        let ev = LeanEvent::parse(json).unwrap();
+        let ev = LeanReader::default().read(json).unwrap();
         assert_eq!(ev.sequence_number, SeqNo(Some(3)));
         assert_eq!(ev.object.as_deref(), Some("content"));
         assert!(matches!(ev.text, Some(Cow::Borrowed("Hi"))));
@@ -273,13 +280,17 @@ mod tests {
 
     #[test]
     fn escapes_and_odd_types_are_handled() {
-        let ev = LeanEvent::parse(r#"{"text":"a\nb","index":"0","sequence_number":"7"}"#).unwrap();
+        let ev = LeanReader::default()
+            .read(r#"{"text":"a\nb","index":"0","sequence_number":"7"}"#)
+            .unwrap();
         assert_eq!(ev.text.as_deref(), Some("a\nb"));
         assert!(ev.irregular);
         assert_eq!(ev.sequence_number, SeqNo(Some(7)));
-        let dup = LeanEvent::parse(r#"{"text":"a","text":"b"}"#).unwrap();
+        let dup = LeanReader::default()
+            .read(r#"{"text":"a","text":"b"}"#)
+            .unwrap();
         assert!(dup.irregular);
-        assert!(LeanEvent::parse("[1]").is_none());
-        assert!(LeanEvent::parse("{").is_none());
+        assert!(LeanReader::default().read("[1]").is_none());
+        assert!(LeanReader::default().read("{").is_none());
     }
 }

@@ -22,8 +22,124 @@ enum Scalar<'a> {
 }
 
 /// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
+#[cfg(test)]
 pub(super) fn scan(json: &str) -> Option<LeanEvent<'_>> {
-    reference_text_delta(json).or_else(|| flat_object(json))
+    reference_text_delta(json).or_else(|| flat_object(json).map(|(event, _)| event))
+}
+
+/// Reads `json` like [`scan`], first trying `template` (the prefix of the last text delta read
+/// with `text` as its last key), and learns a new template from an event that has one.
+pub(super) fn scan_with<'a>(json: &'a str, template: &mut Template) -> Option<LeanEvent<'a>> {
+    if let Some(event) = reference_text_delta(json).or_else(|| template.read(json)) {
+        return Some(event);
+    }
+    let (event, text_at) = flat_object(json)?;
+    if let Some(text_at) = text_at {
+        template.learn(json, &event, text_at);
+    }
+    Some(event)
+}
+
+/// A byte range of a template's prefix.
+type Span = (usize, usize);
+
+/// The bytes of a text delta up to and including the opening quote of its `text` value, when
+/// `text` is its last key, and what those bytes say. A stream's deltas for one part usually
+/// differ only in their text, so the next delta that starts with the same bytes is read by
+/// comparing them and reading its text alone. It gives the same event as [`flat_object`]: the
+/// same bytes mean the same fields, and the rest (a string, `}`, the end) is checked.
+#[derive(Debug, Default)]
+pub(crate) struct Template {
+    /// The prefix; empty when nothing was learned.
+    prefix: String,
+    sequence_number: SeqNo,
+    object: Option<Span>,
+    status: Option<Span>,
+    content_type: Option<Span>,
+    index: Option<i64>,
+    delta: Option<bool>,
+    msg_id: Option<Span>,
+}
+
+impl Template {
+    /// Reads `json` if it starts with the prefix and ends with the text string and `}`.
+    fn read<'a>(&self, json: &'a str) -> Option<LeanEvent<'a>> {
+        if self.prefix.is_empty() || !json.starts_with(self.prefix.as_str()) {
+            return None;
+        }
+        let mut reader = Reader {
+            json,
+            at: self.prefix.len(),
+        };
+        let text = reader.string()?;
+        reader.skip_ws();
+        reader.expect(b'}')?;
+        reader.skip_ws();
+        if reader.at != json.len() {
+            return None;
+        }
+        let field = |span: Option<Span>| match span {
+            Some((start, end)) => json.get(start..end).map(|s| Some(Cow::Borrowed(s))),
+            None => Some(None),
+        };
+        Some(LeanEvent {
+            sequence_number: self.sequence_number,
+            object: field(self.object)?,
+            status: field(self.status)?,
+            content_type: field(self.content_type)?,
+            index: self.index,
+            delta: self.delta,
+            msg_id: field(self.msg_id)?,
+            text: Some(text),
+            irregular: false,
+            rest: Vec::new(),
+        })
+    }
+
+    /// Learns the prefix of `json` before `text_at` (where its text value starts) from `event`,
+    /// read from it; forgets the template when the event cannot be one (escaped strings, keys
+    /// kept in `rest`, an irregular event).
+    fn learn(&mut self, json: &str, event: &LeanEvent<'_>, text_at: usize) {
+        self.prefix.clear();
+        let Some(prefix) = json.get(..text_at) else {
+            return;
+        };
+        if event.irregular || !event.rest.is_empty() {
+            return;
+        }
+        // Where a borrowed string lies in the prefix; `Err` for one that does not (escaped).
+        let span = |value: &Option<Cow<'_, str>>| match value {
+            None => Ok(None),
+            Some(Cow::Borrowed(s)) => {
+                let start = (s.as_ptr() as usize).wrapping_sub(prefix.as_ptr() as usize);
+                let end = start.wrapping_add(s.len());
+                match prefix.get(start..end) {
+                    Some(found) if found.as_ptr() == s.as_ptr() => Ok(Some((start, end))),
+                    _ => Err(()),
+                }
+            }
+            Some(Cow::Owned(_)) => Err(()),
+        };
+        let (Ok(object), Ok(status), Ok(content_type), Ok(msg_id)) = (
+            span(&event.object),
+            span(&event.status),
+            span(&event.content_type),
+            span(&event.msg_id),
+        ) else {
+            return;
+        };
+        *self = Template {
+            prefix: std::mem::take(&mut self.prefix),
+            sequence_number: event.sequence_number,
+            object,
+            status,
+            content_type,
+            index: event.index,
+            delta: event.delta,
+            msg_id,
+        };
+        self.prefix.push_str(prefix);
+    }
 }
 
 /// The text delta exactly as the reference writes it (pydantic's compact output, keys in model
@@ -65,11 +181,13 @@ fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
     })
 }
 
-/// Any flat object of scalars, keys in any order.
-fn flat_object(json: &str) -> Option<LeanEvent<'_>> {
+/// Any flat object of scalars, keys in any order. With the event, where its text value starts
+/// (after the opening quote) when `text` is the last key and its value a string.
+fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
     let mut reader = Reader { json, at: 0 };
     let mut event = LeanEvent::default();
     let mut seen = 0u16;
+    let mut text_at = None;
     reader.skip_ws();
     reader.expect(b'{')?;
     reader.skip_ws();
@@ -82,7 +200,9 @@ fn flat_object(json: &str) -> Option<LeanEvent<'_>> {
             reader.skip_ws();
             reader.expect(b':')?;
             reader.skip_ws();
+            let value_at = reader.at;
             let value = reader.scalar()?;
+            text_at = (key == "text" && matches!(value, Scalar::Str(_))).then_some(value_at + 1);
             let bit = event.take(key, value);
             if seen & bit != 0 {
                 event.irregular = true;
@@ -97,7 +217,7 @@ fn flat_object(json: &str) -> Option<LeanEvent<'_>> {
         }
     }
     reader.skip_ws();
-    (reader.at == json.len()).then_some(event)
+    (reader.at == json.len()).then_some((event, text_at))
 }
 
 impl<'a> LeanEvent<'a> {
@@ -414,7 +534,7 @@ mod tests {
         assert!(reference_text_delta(exact).is_some());
         assert_eq!(
             format!("{:?}", reference_text_delta(exact)),
-            format!("{:?}", flat_object(exact))
+            format!("{:?}", flat_object(exact).map(|(event, _)| event))
         );
         same(exact);
         for near in [
@@ -467,8 +587,117 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_learned_template_reads_the_next_delta_of_the_same_shape() {
+        let first = r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m3","text":"Hel"}"#;
+        let second = r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m3","text":"lo \"x\""} "#;
+        let other =
+            r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m4","text":"!"}"#;
+        let mut template = Template::default();
+        assert!(template.read(first).is_none());
+        let event = scan_with(first, &mut template).unwrap();
+        assert_eq!(event.text.as_deref(), Some("Hel"));
+        let read = template.read(second).unwrap();
+        assert_eq!(
+            format!("{:?}", Some(read)),
+            format!("{:?}", by_serde(second))
+        );
+        assert!(matches!(
+            template.read(second).unwrap().msg_id,
+            Some(Cow::Borrowed("m3"))
+        ));
+        // Another message: not the template's; read in full, then learned.
+        assert!(template.read(other).is_none());
+        assert_eq!(
+            scan_with(other, &mut template).unwrap().msg_id.as_deref(),
+            Some("m4")
+        );
+        assert!(template.read(other).is_some());
+        // Same prefix, but more keys after the text, or something after the object: not read.
+        for near in [
+            r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m4","text":"a","x":1}"#,
+            r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m4","text":"a"}x"#,
+            r#"{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m4","text":"a"#,
+        ] {
+            assert!(template.read(near).is_none(), "{near}");
+        }
+        // Nothing is learned from an event with an escaped id or keys kept aside.
+        for unlearned in [
+            r#"{"msg_id":"m\u0035","text":"a"}"#,
+            r#"{"x":1,"text":"a"}"#,
+            r#"{"text":"a","msg_id":"m5"}"#,
+        ] {
+            let mut template = Template::default();
+            scan_with(unlearned, &mut template).unwrap();
+            assert!(template.read(unlearned).is_none(), "{unlearned}");
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// A run of deltas read with a template (learned and re-learned along the way) gives,
+        /// event by event, what serde_json gives.
+        #[test]
+        fn templates_agree_with_serde(
+            prefixes in proptest::collection::vec(
+                proptest::collection::vec(
+                    (
+                        proptest::sample::select(vec![
+                            "sequence_number", "object", "status", "type", "index", "delta",
+                            "msg_id", "text", "error", "x",
+                        ]),
+                        proptest::prop_oneof![
+                            proptest::string::string_regex(r#"[a-z\u{e9}"\\]{0,6}"#).unwrap()
+                                .prop_map(|s| serde_json::to_string(&s).unwrap()),
+                            proptest::prelude::Just(r#""m\u0031""#.to_owned()),
+                            proptest::prelude::any::<u8>().prop_map(|n| n.to_string()),
+                            proptest::prelude::Just("true".to_owned()),
+                            proptest::prelude::Just("null".to_owned()),
+                        ],
+                        proptest::sample::select(vec!["", " "]),
+                    ),
+                    0..6,
+                ),
+                1..3,
+            ),
+            deltas in proptest::collection::vec(
+                (
+                    proptest::prelude::any::<proptest::sample::Index>(),
+                    proptest::prop_oneof![
+                        proptest::string::string_regex(r#"[a-z\u{4e2d}\u{1f600}"\\\n]{0,10}"#).unwrap()
+                            .prop_map(|s| serde_json::to_string(&s).unwrap()),
+                        proptest::prelude::Just(r#""\ud800""#.to_owned()),
+                        proptest::prelude::Just("7".to_owned()),
+                        proptest::prelude::Just("null".to_owned()),
+                    ],
+                    proptest::sample::select(vec!["}", " } ", "}x", ",\"x\":1}", "", ",}"]),
+                ),
+                1..12,
+            ),
+        ) {
+            let prefixes: Vec<String> = prefixes
+                .iter()
+                .map(|entries| {
+                    entries
+                        .iter()
+                        .map(|(k, v, ws)| format!("{ws}\"{k}\"{ws}:{ws}{v},"))
+                        .collect()
+                })
+                .collect();
+            let mut template = Template::default();
+            for (which, text, end) in &deltas {
+                let prefix = &prefixes[which.index(prefixes.len())];
+                let json = format!("{{{prefix}\"text\":{text}{end}");
+                if let Some(fast) = scan_with(&json, &mut template) {
+                    proptest::prop_assert_eq!(
+                        format!("{:?}", Some(fast)),
+                        format!("{:?}", by_serde(&json)),
+                        "{}", json
+                    );
+                }
+            }
+        }
 
         /// Wherever the scanner answers, it answers as serde_json does.
         #[test]
