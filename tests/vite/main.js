@@ -1,6 +1,7 @@
 // A Vite app using agentwire the way a web developer would: import it, emit a small stream with
 // ResponseBuilder, assemble it with StreamAssembler (fed in 7-byte chunks, so events and
-// characters are split), and render the result. tests/vite/run.mjs builds this with
+// characters are split), and render the result; then the same bytes with agentwire/lite, loaded
+// on demand (its own chunk and wasm asset). tests/vite/run.mjs builds this with
 // `vite build`, serves dist/ and reads the rendered values in headless Chromium.
 import { ResponseBuilder, StreamAssembler, translate } from "agentwire";
 
@@ -38,6 +39,11 @@ try {
   const responses = translate(ResponseBuilder.fromText(["trans", "lated"]), { from: "agent-api", to: "openai-responses" });
   const translated = await StreamAssembler.collect(responses, { protocol: "openai-responses" });
   show("translated", `${translated.outcome}: ${translated.output.at(-1).content[0].text}`);
+
+  // agentwire/lite: the assembler alone, imported when needed.
+  const lite = await import("agentwire/lite");
+  const liteSnapshot = await lite.StreamAssembler.collect(new Response(bytes));
+  show("lite", `${liteSnapshot.outcome}: ${liteSnapshot.output[0].content[0].text}`);
   document.body.dataset.done = "true";
 } catch (error) {
   document.body.dataset.error = `${error?.code ?? ""} ${error?.stack ?? error}`;

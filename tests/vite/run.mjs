@@ -99,6 +99,7 @@ async function open(context, dir) {
       outcome: document.getElementById("outcome").textContent,
       collected: document.getElementById("collected").textContent,
       translated: document.getElementById("translated").textContent,
+      lite: document.getElementById("lite").textContent,
     })).then((r) => ({ ...r, pageErrors: errors }));
   } finally {
     await page.close();
@@ -120,7 +121,8 @@ try {
     if (!version.startsWith("vite/7.")) throw new Error(`expected vite 7, got ${version}`);
     sh(app, vite, ["build", "--outDir", "dist", "--emptyOutDir"]);
     const assets = readdirSync(join(app, "dist/assets"));
-    if (!assets.some((f) => f.endsWith(".wasm"))) throw new Error(`no .wasm asset emitted: ${assets}`);
+    const wasm = assets.filter((f) => f.endsWith(".wasm"));
+    if (wasm.length !== 2) throw new Error(`expected two .wasm assets (agentwire, agentwire/lite): ${assets}`);
   });
 
   context = await chromium.launchPersistentContext(profile, {
@@ -141,13 +143,16 @@ try {
     if (built.translated !== "completed: translated") throw new Error(`translated ${JSON.stringify(built.translated)}`);
     if (built.pageErrors.length) throw new Error(built.pageErrors.join("\n"));
   });
+  await record("agentwire/lite, imported on demand, assembles the same bytes in the bundle", () => {
+    if (built.lite !== "completed: Hello from Vite ⚡") throw new Error(`lite ${JSON.stringify(built.lite)}`);
+  });
 
   // The dev server, with vite.config.js's optimizeDeps.exclude (the README's Vite recipe).
   const dev = await devServer(app, vite);
   try {
     const served = await open(context, dev.origin);
     await record("the dev server (`vite`, optimizeDeps.exclude) serves a working app", () => {
-      if (!served.done || served.text !== "Hello from Vite ⚡") {
+      if (!served.done || served.text !== "Hello from Vite ⚡" || served.lite !== "completed: Hello from Vite ⚡") {
         throw new Error(`dev: ${JSON.stringify(served)}`);
       }
     });
