@@ -196,19 +196,14 @@ impl StreamAssembler {
             );
             return Value::Object(map);
         }
-        let native =
-            cfg!(feature = "full") && self.inner.protocol == Some(Protocol::OpenAiResponses);
-        let mut map = if native {
-            #[cfg(feature = "full")]
-            let map = self.inner.adapter.responses_snapshot();
-            #[cfg(not(feature = "full"))]
-            let map = Map::new();
-            map
-        } else {
-            match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
+        let responses = self.inner.responses_snapshot();
+        let native = responses.is_some();
+        let mut map = match responses {
+            Some(map) => map,
+            None => match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
                 Ok(Value::Object(map)) => map,
                 _ => Map::new(),
-            }
+            },
         };
         map.insert(
             "outcome".to_owned(),
@@ -275,6 +270,20 @@ impl StreamAssembler {
 }
 
 impl Inner {
+    /// For an OpenAI Responses stream, the Responses `response` object the official client
+    /// would hold.
+    #[cfg(feature = "full")]
+    fn responses_snapshot(&self) -> Option<Map<String, Value>> {
+        (self.protocol == Some(Protocol::OpenAiResponses))
+            .then(|| self.adapter.responses_snapshot())
+    }
+
+    /// Without the `full` feature there are no Responses streams.
+    #[cfg(not(feature = "full"))]
+    fn responses_snapshot(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
     fn outcome(&self) -> Outcome {
         let outcome = match self.protocol {
             #[cfg(feature = "full")]
