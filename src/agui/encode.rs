@@ -115,7 +115,7 @@ struct Item {
 }
 
 /// Encodes Agent API events as AG-UI 1.0 events, keeping the per-stream state the translation
-/// needs (see the [module docs](self) for the mapping).
+/// needs (the mapping is documented at the top of `src/agui/encode.rs`).
 ///
 /// # Example
 ///

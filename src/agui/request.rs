@@ -29,7 +29,7 @@ use crate::protocol::{parse_request, AgentRequest};
 use crate::{Error, ErrorCode, Result};
 
 /// Maps an AG-UI `RunAgentInput` body to the Agent API request the reference's AG-UI adapter
-/// hands its runner (see the [module docs](self)).
+/// hands its runner (the mapping is documented at the top of `src/agui/request.rs`).
 ///
 /// # Example
 ///

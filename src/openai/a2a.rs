@@ -53,7 +53,8 @@ struct Artifact {
     done: bool,
 }
 
-/// Encodes Agent API events as A2A `message/stream` results (see the [module docs](self)).
+/// Encodes Agent API events as A2A `message/stream` results (the mapping is documented at the
+/// top of `src/openai/a2a.rs`).
 ///
 /// # Example
 ///
@@ -507,7 +508,7 @@ struct Incoming {
 }
 
 /// Reads A2A `message/stream` results (JSON-RPC envelopes, or bare results) and yields the
-/// Agent API events they mean (see the [module docs](self)).
+/// Agent API events they mean (mapping documented at the top of `src/openai/a2a.rs`).
 #[derive(Debug, Default)]
 pub struct A2aDecoder {
     started: bool,
