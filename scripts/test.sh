@@ -48,6 +48,7 @@ suite_rust() {
   # The lite build (agentwire/lite): without the default `full` feature.
   run cargo clippy --quiet --target wasm32-unknown-unknown --no-default-features --lib -- -D warnings &&
   run cargo clippy --quiet --no-default-features --lib -- -D warnings &&
+  RUSTDOCFLAGS="-D warnings" run cargo doc --no-deps --quiet &&
   run cargo test --quiet
 }
 
