@@ -248,10 +248,11 @@ const MAX_UNKNOWN_EVENTS: usize = 256;
 fn names_other_object(payload: &str) -> bool {
     let bytes = payload.as_bytes();
     let head = bytes.get(..48).unwrap_or(bytes);
-    let Some(at) = memchr::memmem::find(head, br#""object":""#) else {
+    const KEY: &[u8] = br#""object":""#;
+    let Some(at) = head.windows(KEY.len()).position(|w| w == KEY) else {
         return false;
     };
-    let value = bytes.get(at + 10..).unwrap_or_default();
+    let value = bytes.get(at + KEY.len()..).unwrap_or_default();
     !value.starts_with(br#"content""#)
 }
 
