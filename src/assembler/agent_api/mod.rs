@@ -242,31 +242,12 @@ impl Default for AgentApiFold {
 /// The most unknown events kept.
 const MAX_UNKNOWN_EVENTS: usize = 256;
 
-/// Whether `payload` names an `object` other than `content` near its start, where the reference
-/// and most servers write it. Such an event skips the lean read, which serves content events
-/// only; anything this misses still reads correctly, just by the longer path.
-fn names_other_object(payload: &str) -> bool {
-    let bytes = payload.as_bytes();
-    let head = bytes.get(..48).unwrap_or(bytes);
-    const KEY: &[u8] = br#""object":""#;
-    let Some(at) = head.windows(KEY.len()).position(|w| w == KEY) else {
-        return false;
-    };
-    let value = bytes.get(at + KEY.len()..).unwrap_or_default();
-    !value.starts_with(br#"content""#)
-}
-
 impl AgentApiFold {
     /// Applies one event payload.
     pub(crate) fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
-        // Fast path: a well-formed content event, read without building a `Value`. A message
-        // or response event goes straight to the full read (a lean read would be thrown away).
-        let lean = if names_other_object(payload) {
-            None
-        } else {
-            self.lean.read(payload)
-        };
-        if let Some(lean) = lean {
+        // Fast path: a well-formed content event, read without building a `Value`. The lean
+        // reader declines any other event as soon as it reads its `object`.
+        if let Some(lean) = self.lean.read(payload) {
             if !lean.irregular && lean.object.as_deref() == Some("content") {
                 if let Some(done) = self.apply_lean_content(lean, cx)? {
                     return Ok(done);

@@ -11,7 +11,7 @@ mod scan;
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 /// A string that borrows from the input when it has no escapes.
@@ -44,45 +44,6 @@ impl<'de> Deserialize<'de> for Str<'de> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct SeqNo(pub(crate) Option<i64>);
 
-impl<'de> Deserialize<'de> for SeqNo {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = SeqNo;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a sequence number")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<SeqNo, E> {
-                Ok(SeqNo(Some(v)))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<SeqNo, E> {
-                Ok(SeqNo(i64::try_from(v).ok()))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<SeqNo, E> {
-                Ok(SeqNo(None))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<SeqNo, E> {
-                Ok(SeqNo(v.trim().parse().ok()))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<SeqNo, E> {
-                Ok(SeqNo(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<SeqNo, E> {
-                Ok(SeqNo(None))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<SeqNo, A::Error> {
-                while a.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(SeqNo(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<SeqNo, A::Error> {
-                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(SeqNo(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// The fields of an event that the fast path reads; every other key is in `rest`, except
 /// `"error": null`, which says nothing (the reference writes it into every event).
 #[derive(Debug, Default)]
@@ -110,78 +71,160 @@ pub(crate) struct LeanReader {
 }
 
 impl LeanReader {
-    /// Reads one event payload; `None` when it is not a JSON object (the full path reports why).
+    /// Reads one content event; `None` when the payload is not a JSON object (the full path
+    /// reports why) or names an `object` other than `content` (the full path reads it).
     pub(crate) fn read<'a>(&mut self, json: &'a str) -> Option<LeanEvent<'a>> {
         scan::scan_with(json, &mut self.template).or_else(|| serde_json::from_str(json).ok())
     }
 }
 
-/// An optional string: `null` or a string; anything else marks the event irregular.
-fn opt_str<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    irregular: &mut bool,
-) -> Result<Option<Cow<'de, str>>, A::Error> {
-    match map.next_value::<Option<StrOrOther<'de>>>()? {
-        None => Ok(None),
-        Some(StrOrOther::Str(s)) => Ok(Some(s)),
-        Some(StrOrOther::Other) => {
-            *irregular = true;
-            Ok(None)
+/// One value of an event as read, by the hand-written reader or by serde_json: the scalars the
+/// fast path uses, or any other JSON value, kept whole.
+pub(crate) enum Field<'a> {
+    Str(Cow<'a, str>),
+    Int(i64),
+    /// An integer beyond `i64`.
+    Big(u64),
+    Bool(bool),
+    Null,
+    /// A fraction, an array or an object.
+    Other(Value),
+}
+
+impl<'a> LeanEvent<'a> {
+    /// Stores one key's value. `seen` holds the keys read so far, to notice a duplicate (which
+    /// makes the event irregular). Returns `false` for an event that names an `object` other
+    /// than `content`: the caller stops reading it (the full path reads it).
+    pub(crate) fn take(&mut self, key: &str, value: Field<'a>, seen: &mut u16) -> bool {
+        let bit = match key {
+            "sequence_number" => {
+                self.sequence_number = SeqNo(match value {
+                    Field::Int(n) => Some(n),
+                    Field::Str(s) => s.trim().parse().ok(),
+                    Field::Big(_) | Field::Bool(_) | Field::Null | Field::Other(_) => None,
+                });
+                1
+            }
+            "object" => {
+                if matches!(&value, Field::Str(s) if s != "content") {
+                    return false;
+                }
+                self.object = self.opt_str(value);
+                2
+            }
+            "status" => {
+                self.status = self.opt_str(value);
+                4
+            }
+            "type" => {
+                self.content_type = self.opt_str(value);
+                8
+            }
+            "index" => {
+                match value {
+                    Field::Null => self.index = None,
+                    Field::Int(n) => self.index = Some(n),
+                    _ => self.irregular = true,
+                }
+                16
+            }
+            "delta" => {
+                match value {
+                    Field::Null => self.delta = None,
+                    Field::Bool(b) => self.delta = Some(b),
+                    _ => self.irregular = true,
+                }
+                32
+            }
+            "msg_id" => {
+                self.msg_id = self.opt_str(value);
+                64
+            }
+            "text" => {
+                self.text = self.opt_str(value);
+                128
+            }
+            "error" if matches!(value, Field::Null) => 0,
+            _ => {
+                let value = match value {
+                    Field::Str(s) => Value::String(s.into_owned()),
+                    Field::Int(n) => Value::from(n),
+                    Field::Big(n) => Value::from(n),
+                    Field::Bool(b) => Value::Bool(b),
+                    Field::Null => Value::Null,
+                    Field::Other(v) => v,
+                };
+                self.rest.push((key.to_owned(), value));
+                0
+            }
+        };
+        if *seen & bit != 0 {
+            self.irregular = true;
+        }
+        *seen |= bit;
+        true
+    }
+
+    /// `null` or a string; anything else marks the event irregular.
+    fn opt_str(&mut self, value: Field<'a>) -> Option<Cow<'a, str>> {
+        match value {
+            Field::Str(s) => Some(s),
+            Field::Null => None,
+            _ => {
+                self.irregular = true;
+                None
+            }
         }
     }
 }
 
-/// A string, or a note that the value was something else.
-enum StrOrOther<'a> {
-    Str(Cow<'a, str>),
-    Other,
-}
-
-impl<'de> Deserialize<'de> for StrOrOther<'de> {
+impl<'de> Deserialize<'de> for Field<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = StrOrOther<'de>;
+            type Value = Field<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("any JSON value")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Str(Cow::Borrowed(v)))
+                Ok(Field::Str(Cow::Borrowed(v)))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Str(Cow::Owned(v.to_owned())))
+                Ok(Field::Str(Cow::Owned(v.to_owned())))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Str(Cow::Owned(v)))
+                Ok(Field::Str(Cow::Owned(v)))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Other)
+                Ok(Field::Null)
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Other)
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                Ok(Field::Bool(v))
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Other)
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Field::Int(v))
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Other)
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(i64::try_from(v).map_or(Field::Big(v), Field::Int))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(StrOrOther::Other)
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Field::Other(
+                    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+                ))
             }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                while a.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(StrOrOther::Other)
+            fn visit_seq<A: de::SeqAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::SeqAccessDeserializer::new(a)).map(Field::Other)
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(StrOrOther::Other)
+            fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(a)).map(Field::Other)
             }
         }
         d.deserialize_any(V)
     }
 }
 
+/// serde_json's reading of an event, for the events the hand-written reader gives up on
+/// (nested values, fractions, signs). Fails for an event that names another `object`.
 impl<'de> Deserialize<'de> for LeanEvent<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -194,62 +237,9 @@ impl<'de> Deserialize<'de> for LeanEvent<'de> {
                 let mut ev = LeanEvent::default();
                 let mut seen = 0u16;
                 while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
-                    let bit = match key.as_ref() {
-                        "sequence_number" => {
-                            ev.sequence_number = map.next_value()?;
-                            1
-                        }
-                        "object" => {
-                            ev.object = opt_str(&mut map, &mut ev.irregular)?;
-                            2
-                        }
-                        "status" => {
-                            ev.status = opt_str(&mut map, &mut ev.irregular)?;
-                            4
-                        }
-                        "type" => {
-                            ev.content_type = opt_str(&mut map, &mut ev.irregular)?;
-                            8
-                        }
-                        "index" => {
-                            match map.next_value::<Value>()? {
-                                Value::Null => ev.index = None,
-                                Value::Number(n) => match n.as_i64() {
-                                    Some(i) => ev.index = Some(i),
-                                    None => ev.irregular = true,
-                                },
-                                _ => ev.irregular = true,
-                            }
-                            16
-                        }
-                        "delta" => {
-                            match map.next_value::<Value>()? {
-                                Value::Null => ev.delta = None,
-                                Value::Bool(b) => ev.delta = Some(b),
-                                _ => ev.irregular = true,
-                            }
-                            32
-                        }
-                        "msg_id" => {
-                            ev.msg_id = opt_str(&mut map, &mut ev.irregular)?;
-                            64
-                        }
-                        "text" => {
-                            ev.text = opt_str(&mut map, &mut ev.irregular)?;
-                            128
-                        }
-                        _ => {
-                            let value: Value = map.next_value()?;
-                            if !(key == "error" && value.is_null()) {
-                                ev.rest.push((key.into_owned(), value));
-                            }
-                            0
-                        }
-                    };
-                    if seen & bit != 0 {
-                        ev.irregular = true;
+                    if !ev.take(&key, map.next_value()?, &mut seen) {
+                        return Err(de::Error::custom("not a content event"));
                     }
-                    seen |= bit;
                 }
                 Ok(ev)
             }
@@ -291,6 +281,21 @@ mod tests {
             .unwrap();
         assert!(dup.irregular);
         assert!(LeanReader::default().read("[1]").is_none());
+        // Another object: declined, flat or not, so that the full path reads it once.
+        for other in [
+            r#"{"sequence_number":1,"object":"message","status":"in_progress","id":"m1"}"#,
+            r#"{"sequence_number":1,"object":"message","content":[{"type":"text"}],"id":"m1"}"#,
+            r#"{"sequence_number":1,"object":"response","output":[],"usage":{"n":1.5}}"#,
+        ] {
+            assert!(LeanReader::default().read(other).is_none(), "{other}");
+        }
+        let content =
+            r#"{"object":"content","type":"data","index":0,"data":{"a":[1,-2.5]},"msg_id":"m1"}"#;
+        let ev = LeanReader::default().read(content).unwrap();
+        assert_eq!(
+            ev.rest,
+            vec![("data".to_owned(), serde_json::json!({"a":[1,-2.5]}))]
+        );
         assert!(LeanReader::default().read("{").is_none());
     }
 }

@@ -9,17 +9,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
-use super::{LeanEvent, SeqNo};
-
-/// A flat value, as read.
-enum Scalar<'a> {
-    Str(Cow<'a, str>),
-    Int(u64),
-    Bool(bool),
-    Null,
-}
+use super::{Field, LeanEvent, SeqNo};
 
 /// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
 #[cfg(test)]
@@ -181,8 +171,9 @@ fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
     })
 }
 
-/// Any flat object of scalars, keys in any order. With the event, where its text value starts
-/// (after the opening quote) when `text` is the last key and its value a string.
+/// Any flat object of scalars, keys in any order, that names no `object` other than `content`.
+/// With the event, where its text value starts (after the opening quote) when `text` is the
+/// last key and its value a string.
 fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
     let mut reader = Reader { json, at: 0 };
     let mut event = LeanEvent::default();
@@ -202,12 +193,10 @@ fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
             reader.skip_ws();
             let value_at = reader.at;
             let value = reader.scalar()?;
-            text_at = (key == "text" && matches!(value, Scalar::Str(_))).then_some(value_at + 1);
-            let bit = event.take(key, value);
-            if seen & bit != 0 {
-                event.irregular = true;
+            text_at = (key == "text" && matches!(value, Field::Str(_))).then_some(value_at + 1);
+            if !event.take(key, value, &mut seen) {
+                return None;
             }
-            seen |= bit;
             reader.skip_ws();
             match reader.next()? {
                 b',' => {}
@@ -218,85 +207,6 @@ fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
     }
     reader.skip_ws();
     (reader.at == json.len()).then_some((event, text_at))
-}
-
-impl<'a> LeanEvent<'a> {
-    /// Stores one key's value as the serde reader would; returns the key's bit (0 for keys kept
-    /// in `rest`) so duplicates can be noticed.
-    fn take(&mut self, key: &str, value: Scalar<'a>) -> u16 {
-        match key {
-            "sequence_number" => {
-                self.sequence_number = SeqNo(match value {
-                    Scalar::Int(n) => i64::try_from(n).ok(),
-                    Scalar::Str(s) => s.trim().parse().ok(),
-                    Scalar::Bool(_) | Scalar::Null => None,
-                });
-                1
-            }
-            "object" => {
-                self.object = self.opt_str(value);
-                2
-            }
-            "status" => {
-                self.status = self.opt_str(value);
-                4
-            }
-            "type" => {
-                self.content_type = self.opt_str(value);
-                8
-            }
-            "index" => {
-                match value {
-                    Scalar::Null => self.index = None,
-                    Scalar::Int(n) => match i64::try_from(n) {
-                        Ok(i) => self.index = Some(i),
-                        Err(_) => self.irregular = true,
-                    },
-                    Scalar::Str(_) | Scalar::Bool(_) => self.irregular = true,
-                }
-                16
-            }
-            "delta" => {
-                match value {
-                    Scalar::Null => self.delta = None,
-                    Scalar::Bool(b) => self.delta = Some(b),
-                    Scalar::Int(_) | Scalar::Str(_) => self.irregular = true,
-                }
-                32
-            }
-            "msg_id" => {
-                self.msg_id = self.opt_str(value);
-                64
-            }
-            "text" => {
-                self.text = self.opt_str(value);
-                128
-            }
-            "error" if matches!(value, Scalar::Null) => 0,
-            _ => {
-                let value = match value {
-                    Scalar::Str(s) => Value::String(s.into_owned()),
-                    Scalar::Int(n) => Value::Number(n.into()),
-                    Scalar::Bool(b) => Value::Bool(b),
-                    Scalar::Null => Value::Null,
-                };
-                self.rest.push((key.to_owned(), value));
-                0
-            }
-        }
-    }
-
-    /// `null` or a string; anything else marks the event irregular.
-    fn opt_str(&mut self, value: Scalar<'a>) -> Option<Cow<'a, str>> {
-        match value {
-            Scalar::Str(s) => Some(s),
-            Scalar::Null => None,
-            Scalar::Int(_) | Scalar::Bool(_) => {
-                self.irregular = true;
-                None
-            }
-        }
-    }
 }
 
 struct Reader<'a> {
@@ -368,16 +278,19 @@ impl<'a> Reader<'a> {
         self.json.get(start..end)
     }
 
-    fn scalar(&mut self) -> Option<Scalar<'a>> {
+    /// A string, a non-negative integer, a boolean or `null`; `None` for anything else.
+    fn scalar(&mut self) -> Option<Field<'a>> {
         match self.peek()? {
             b'"' => {
                 self.at += 1;
-                self.string().map(Scalar::Str)
+                self.string().map(Field::Str)
             }
-            b'0'..=b'9' => self.integer().map(Scalar::Int),
-            b't' if self.literal(b"true") => Some(Scalar::Bool(true)),
-            b'f' if self.literal(b"false") => Some(Scalar::Bool(false)),
-            b'n' if self.literal(b"null") => Some(Scalar::Null),
+            b'0'..=b'9' => self
+                .integer()
+                .map(|n| i64::try_from(n).map_or(Field::Big(n), Field::Int)),
+            b't' if self.literal(b"true") => Some(Field::Bool(true)),
+            b'f' if self.literal(b"false") => Some(Field::Bool(false)),
+            b'n' if self.literal(b"null") => Some(Field::Null),
             _ => None,
         }
     }
@@ -720,6 +633,7 @@ mod tests {
                         proptest::prelude::Just("null".to_owned()),
                         proptest::prelude::Just("{\"a\":1}".to_owned()),
                         proptest::prelude::Just("\" 12 \"".to_owned()),
+                        proptest::prelude::Just("\"content\"".to_owned()),
                     ],
                     proptest::sample::select(vec!["", " ", "\n\t", "\r "]),
                 ),
