@@ -187,19 +187,14 @@ impl Client {
         let mut result = Ok(());
         let last = expanded.len().saturating_sub(1);
         for (i, event) in expanded.drain(..).enumerate() {
-            // A run started after a finished or errored one closes what the old run left open:
-            // the messages concerned change status although no event names them.
-            let open_before = if matches!(event, Event::RunStarted(_)) {
-                self.verifier.open_ids()
-            } else {
-                Vec::new()
-            };
             if let Err(e) = self.verifier.check(&event) {
                 result = Err(e);
                 break;
             }
-            for id in &open_before {
-                self.record_closed(id, changes);
+            // A run started after a finished or errored one closes what the old run left open:
+            // the messages concerned change status although no event names them.
+            for id in self.verifier.take_closed_by_new_run() {
+                self.record_closed(&id, changes);
             }
             if self.record_events {
                 // The event as received (after stripping), or one chunk expansion synthesized.
@@ -222,12 +217,8 @@ impl Client {
         }
     }
 
-    /// Records a status change for the message that `id` (a message or a tool call) belongs
-    /// to, if it is no longer open.
+    /// Records a status change for the message that `id` (a message or a tool call) belongs to.
     fn record_closed(&self, id: &str, changes: &mut Changes) {
-        if self.verifier.is_open(id) || self.verifier.is_call_open(id) {
-            return;
-        }
         let owner = self
             .store
             .messages

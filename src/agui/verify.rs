@@ -35,6 +35,9 @@ pub(crate) struct Verifier {
     run_error: bool,
     first_event: bool,
     run_started: bool,
+    /// Messages, reasoning messages and tool calls that a new run closed (left open by the run
+    /// before), until taken.
+    closed_by_new_run: Vec<String>,
 }
 
 fn fatal(message: String) -> Error {
@@ -83,21 +86,23 @@ impl Verifier {
         contains(&self.active_tool_calls, id)
     }
 
-    /// The ids of every open message, reasoning message and tool call.
-    pub(crate) fn open_ids(&self) -> Vec<String> {
-        let lists = [
-            &self.active_messages,
-            &self.active_reasoning_messages,
-            &self.active_tool_calls,
-        ];
-        lists.into_iter().flatten().cloned().collect()
+    /// The ids of the messages, reasoning messages and tool calls that the last checked event
+    /// closed by starting a new run; empty for any other event.
+    pub(crate) fn take_closed_by_new_run(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.closed_by_new_run)
     }
 
+    /// A new run: everything the previous one left open is closed.
     fn reset(&mut self) {
-        let first_event = self.first_event;
-        *self = Verifier::default();
-        self.first_event = first_event;
+        let old = std::mem::take(self);
+        self.first_event = old.first_event;
         self.run_started = true;
+        self.closed_by_new_run = [
+            old.active_messages,
+            old.active_reasoning_messages,
+            old.active_tool_calls,
+        ]
+        .concat();
     }
 
     fn seed(&mut self, messages: &[Message], authoritative: bool) {
