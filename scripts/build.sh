@@ -108,16 +108,6 @@ done
 node scripts/check-exports.mjs "$PKG"
 node scripts/check-exports.mjs "$PKG/lite"
 
-# 6. Sizes: gzip -9 of each wasm plus its glue. The package README's size line is written from
-# these measurements, never hand-copied.
-gz() { gzip -9c "$1" | wc -c; }
-for dir in "$PKG" "$PKG/lite"; do
-  for f in "$dir/${CRATE}_bg.wasm" "$dir/$CRATE.js"; do
-    printf '[build] %-27s %8d B raw %8d B gzip -9\n' "${f#"$PKG"/}" "$(stat -c%s "$f")" "$(gz "$f")"
-  done
-done
-full_gz=$(( $(gz "$PKG/${CRATE}_bg.wasm") + $(gz "$PKG/$CRATE.js") ))
-lite_gz=$(( $(gz "$PKG/lite/${CRATE}_bg.wasm") + $(gz "$PKG/lite/$CRATE.js") ))
-log "wasm + glue, gzip -9: agentwire $full_gz B, agentwire/lite $lite_gz B (budget: 100,000 B)"
-node scripts/readme-size.mjs "$PKG/README.md" "$full_gz" "$lite_gz"
+# 6. Sizes (gzip -9 of each wasm plus its glue), also written into the package README.
+node scripts/size.mjs "$PKG" --readme "$PKG/README.md"
 log "pkg/ ready ($CRATE@$VERSION)"

@@ -73,7 +73,7 @@ suite_reference() {
 
 suite_build() {
   run bash scripts/build.sh &&
-  run node scripts/check-size.mjs pkg
+  run node scripts/size.mjs pkg --enforce
 }
 
 suite_node() {
