@@ -87,68 +87,69 @@ function messageEvent(seq, status, id, type = "message") {
 
 /**
  * A whole Agent API stream of `count` text-delta events spread over `messages` consecutive
- * assistant messages, framed as SSE (`data: <json>\n\n`) exactly as the reference writes it:
- * response created / in_progress, then per message an `in_progress` announcement and its deltas
- * (5–65 characters each, ~10% multi-byte), then a `completed` response (without output).
+ * assistant messages, framed as SSE (`data: <json>\n\n`): response created / in_progress, then
+ * per message an `in_progress` announcement and its deltas (~10% multi-byte characters), then a
+ * `completed` response (without output). `shape` writes each event and names each message.
  * Returns `{ sse, texts }`: the wire text and the expected text per `msg_id#index`.
  */
-export function textDeltaStream(count, { messages = 4, seed = SEED } = {}) {
+function deltaStream(count, { messages = 4, seed = SEED } = {}, shape) {
   const random = rng(seed);
   const frames = [];
   const texts = new Map();
   let seq = 0;
   const frame = (json) => frames.push(`data: ${json}\n\n`);
-  frame(responseEvent(seq++, "created", "resp_bench"));
-  frame(responseEvent(seq++, "in_progress", "resp_bench"));
+  frame(shape.response(seq++, "created"));
+  frame(shape.response(seq++, "in_progress"));
   const perMessage = Math.ceil(count / messages);
   for (let done = 0, m = 0; done < count; m++) {
-    const msgId = `msg_${uuid(random)}`;
-    frame(messageEvent(seq++, "in_progress", msgId));
-    let text = "";
+    const msgId = shape.messageId(random, m);
+    frame(shape.message(seq++, msgId));
+    let all = "";
     for (let i = 0; i < perMessage && done < count; i++, done++) {
-      const piece = textOf(random, 5 + Math.floor(random() * 60));
-      text += piece;
-      frame(JSON.stringify({
-        sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "text",
-        index: 0, delta: true, msg_id: msgId, text: piece,
-      }));
+      const piece = textOf(random, shape.minChars + Math.floor(random() * shape.spread));
+      all += piece;
+      frame(shape.delta(seq++, msgId, piece));
     }
-    texts.set(`${msgId}#0`, text);
+    texts.set(`${msgId}#0`, all);
   }
-  frame(responseEvent(seq++, "completed", "resp_bench"));
+  frame(shape.response(seq++, "completed"));
   return { sse: frames.join(""), texts };
 }
 const textOf = text;
 
 /**
- * `textDeltaStream` at the size the issue's benchmark names (events of 50–200 B, mean ~130 B)
- * and in the shorter shape the peer measurements used (`reference/peers.md` §2.1): content
- * deltas `{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m3","text":"…"}`
- * without `sequence_number`, `status` or `error`, short ids, 3–60 characters of text (~10%
- * multi-byte), with the same response and message lifecycle around them. Returns
- * `{ sse, texts }`.
+ * `deltaStream` exactly as the reference writes it (keys in model order, nulls kept, `msg_<uuid>`
+ * ids), 5–65 characters per delta: ~232 B per event.
  */
-export function shortTextDeltaStream(count, { messages = 4, seed = SEED } = {}) {
-  const random = rng(seed);
-  const frames = [];
-  const texts = new Map();
-  const frame = (json) => frames.push(`data: ${json}\n\n`);
-  frame('{"object":"response","status":"created","id":"r1"}');
-  frame('{"object":"response","status":"in_progress","id":"r1"}');
-  const perMessage = Math.ceil(count / messages);
-  for (let done = 0, m = 0; done < count; m++) {
-    const msgId = `m${m}`;
-    frame(`{"object":"message","status":"in_progress","id":"${msgId}","type":"message","role":"assistant"}`);
-    let all = "";
-    for (let i = 0; i < perMessage && done < count; i++, done++) {
-      const piece = textOf(random, 3 + Math.floor(random() * 58));
-      all += piece;
-      frame(JSON.stringify({ object: "content", type: "text", index: 0, delta: true, msg_id: msgId, text: piece }));
-    }
-    texts.set(`${msgId}#0`, all);
-  }
-  frame('{"object":"response","status":"completed","id":"r1"}');
-  return { sse: frames.join(""), texts };
+export function textDeltaStream(count, options) {
+  return deltaStream(count, options, {
+    response: (seq, status) => responseEvent(seq, status, "resp_bench"),
+    messageId: (random) => `msg_${uuid(random)}`,
+    message: (seq, id) => messageEvent(seq, "in_progress", id),
+    minChars: 5,
+    spread: 60,
+    delta: (seq, id, piece) => JSON.stringify({
+      sequence_number: seq, object: "content", status: "in_progress", error: null, type: "text",
+      index: 0, delta: true, msg_id: id, text: piece,
+    }),
+  });
+}
+
+/**
+ * `deltaStream` at the size the issue's benchmark names (events of 50–200 B, mean ~130 B) and in
+ * the shorter shape the peer measurements used (`reference/peers.md` §2.1): content deltas
+ * `{"object":"content","type":"text","index":0,"delta":true,"msg_id":"m3","text":"…"}` without
+ * `sequence_number`, `status` or `error`, short ids, 3–60 characters of text.
+ */
+export function shortTextDeltaStream(count, options) {
+  return deltaStream(count, options, {
+    response: (_, status) => `{"object":"response","status":"${status}","id":"r1"}`,
+    messageId: (_, m) => `m${m}`,
+    message: (_, id) => `{"object":"message","status":"in_progress","id":"${id}","type":"message","role":"assistant"}`,
+    minChars: 3,
+    spread: 58,
+    delta: (_, id, piece) => JSON.stringify({ object: "content", type: "text", index: 0, delta: true, msg_id: id, text: piece }),
+  });
 }
 
 /**
