@@ -88,13 +88,14 @@ impl Template {
 
     /// Learns the prefix of `json` before `text_at` (where its text value starts) from `event`,
     /// read from it; forgets the template when the event cannot be one (escaped strings, keys
-    /// kept in `rest`, an irregular event).
+    /// kept in `rest`, an irregular event) or when no later event could match it (a
+    /// `sequence_number` in the prefix changes with every event).
     fn learn(&mut self, json: &str, event: &LeanEvent<'_>, text_at: usize) {
         self.prefix.clear();
         let Some(prefix) = json.get(..text_at) else {
             return;
         };
-        if event.irregular || !event.rest.is_empty() {
+        if event.irregular || !event.rest.is_empty() || event.sequence_number.0.is_some() {
             return;
         }
         // Where a borrowed string lies in the prefix; `Err` for one that does not (escaped).
@@ -539,6 +540,7 @@ mod tests {
             r#"{"msg_id":"m\u0035","text":"a"}"#,
             r#"{"x":1,"text":"a"}"#,
             r#"{"text":"a","msg_id":"m5"}"#,
+            r#"{"msg_id":"m5","sequence_number":7,"text":"a"}"#,
         ] {
             let mut template = Template::default();
             scan_with(unlearned, &mut template).unwrap();
