@@ -47,7 +47,7 @@ mod tools;
 mod validate;
 
 pub use content::{Content, ContentBody};
-pub(crate) use entries::reject_non_objects;
+pub(crate) use entries::{reject_non_objects, Key};
 pub use enums::{ContentType, MessageType, Role, RunStatus};
 pub use event::{parse_event, parse_event_slice, Event, ServerError};
 #[cfg(not(target_arch = "wasm32"))]

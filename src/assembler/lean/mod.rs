@@ -14,31 +14,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-/// A string that borrows from the input when it has no escapes.
-#[derive(Debug)]
-pub(crate) struct Str<'a>(pub(crate) Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Str<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Str<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
+use crate::protocol::Key;
 
 /// `sequence_number` as found: a number, a numeric string (the pre-0.1.3 wire), or absent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -236,7 +212,7 @@ impl<'de> Deserialize<'de> for LeanEvent<'de> {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LeanEvent<'de>, A::Error> {
                 let mut ev = LeanEvent::default();
                 let mut seen = 0u16;
-                while let Some(Str(key)) = map.next_key::<Str<'de>>()? {
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                     if !ev.take(&key, map.next_value()?, &mut seen) {
                         return Err(de::Error::custom("not a content event"));
                     }
