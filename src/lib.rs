@@ -39,3 +39,7 @@ pub mod protocol;
 pub mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

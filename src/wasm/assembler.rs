@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::to_js;
+use super::convert::{to_js, to_js_large};
 use super::options::assembler_options;
 use super::outbox::Outbox;
 use crate::assembler::{Op, PathSegment, StreamAssembler, ToolCallChange};
@@ -113,7 +113,7 @@ impl StreamAssemblerCore {
 
     /// The snapshot, as a plain object.
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.snapshot())?)
+        Ok(to_js_large(&self.inner.snapshot())?)
     }
 
     /// The outcome name.
