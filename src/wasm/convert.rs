@@ -67,7 +67,10 @@ impl Text {
 /// `INVALID_JSON` if the value cannot be written as JSON (a map with non-string keys).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
     let text = serde_json::to_string(value).map_err(|e| {
-        Error::new(ErrorCode::InvalidJson, format!("value has no JSON form: {e}"))
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("value has no JSON form: {e}"),
+        )
     })?;
     js_sys::JSON::parse(&text)
         .map_err(|_| Error::new(ErrorCode::InvalidJson, "value has no JSON form".to_owned()))

@@ -42,7 +42,7 @@ pub struct Outbox {
     others: Vec<Update>,
     /// Every string sent to JS, by position; JS keeps the same list.
     strings: Vec<String>,
-    positions: HashMap<String, u32>,
+    positions: HashMap<String, usize>,
     /// `strings[sent..]` are new since the last batch.
     sent: usize,
     /// The position of the string interned last (consecutive updates mostly share an id).
@@ -156,17 +156,18 @@ impl Outbox {
         if self.strings.get(self.last) == Some(&s) {
             return word(self.last + 1);
         }
+        // `usize` positions: the same map type as the fold's ids, so one copy of its code.
         let position = match self.positions.get(&s) {
             Some(&position) => position,
             None => {
                 self.strings.push(s.clone());
-                let position = word(self.strings.len());
+                let position = self.strings.len();
                 self.positions.insert(s, position);
                 position
             }
         };
-        self.last = position as usize - 1;
-        position
+        self.last = position - 1;
+        word(position)
     }
 }
 

@@ -189,12 +189,20 @@ fn arguments_of(content: &Content) -> Option<&str> {
 /// is not a data part (not a call).
 fn raw_arguments(content: &Content) -> Option<Cow<'_, str>> {
     match &content.body {
-        ContentBody::Data { data } => Some(match data.as_ref().and_then(|d| d.get("arguments")) {
-            Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
-            None | Some(Value::Null) => Cow::Borrowed(""),
-            Some(other) => Cow::Owned(other.to_string()),
-        }),
+        ContentBody::Data { data } => Some(arguments_text(data.as_ref())),
         _ => None,
+    }
+}
+
+/// The raw text of a call's `arguments` in its data: the string as received; `""` when absent
+/// or null; the compact JSON text of any other value.
+fn arguments_text(data: Option<&JsonMap>) -> Cow<'_, str> {
+    match data.and_then(|d| d.get("arguments")) {
+        Some(Value::String(s)) => Cow::Borrowed(s.as_str()),
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        // A `Value` always serialises (its keys are strings); `to_string` rather than
+        // `Display` keeps `std::io`'s error texts out of the wasm.
+        Some(other) => Cow::Owned(serde_json::to_string(other).unwrap_or_default()),
     }
 }
 
@@ -625,12 +633,7 @@ impl AgentApiFold {
                             changed_other = !only_arguments;
                         }
                         Some(_) => {
-                            let whole = match stored.get("arguments") {
-                                Some(Value::String(s)) => s.clone(),
-                                None | Some(Value::Null) => String::new(),
-                                Some(other) => other.to_string(),
-                            };
-                            args_delta = Some((whole, true));
+                            args_delta = Some((arguments_text(Some(stored)).into_owned(), true));
                         }
                     }
                 }

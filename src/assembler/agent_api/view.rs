@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::{
-    arguments_of, is_call_type, is_output_type, AgentApiFold, ArgumentsMirror, MessageSlot,
-    PartSlot, ToolCall, ToolCallChange,
+    arguments_of, arguments_text, is_call_type, is_output_type, AgentApiFold, ArgumentsMirror,
+    MessageSlot, PartSlot, ToolCall, ToolCallChange,
 };
 use crate::assembler::outcome::Outcome;
 use crate::assembler::update::{Append, Batch, Update};
@@ -183,11 +183,7 @@ impl AgentApiFold {
                 };
                 let field = |key: &str| str_field(data.as_ref(), key);
                 let call_id = field("call_id");
-                let arguments = match data.as_ref().and_then(|d| d.get("arguments")) {
-                    Some(Value::String(s)) => s.clone(),
-                    None | Some(Value::Null) => String::new(),
-                    Some(other) => other.to_string(),
-                };
+                let arguments = arguments_text(data.as_ref()).into_owned();
                 calls.push(ToolCall {
                     message_id: m.message.id.clone(),
                     index,
