@@ -88,6 +88,28 @@ function bodyOf(bytes, pieces) {
 }
 
 export const assemblerCases = {
+  "numbers in a data part read exactly as JSON.parse reads them"({ StreamAssembler }, assert) {
+    // Integers past 2^53, 17-digit and extreme doubles: the wasm side must neither throw nor
+    // round differently from the JS parser (the value reaches JS as JS reads its JSON text).
+    const numbers =
+      '{"big":12345678901234567890,"neg":-9007199254740993,"f17":0.12345678901234568,' +
+      '"r":0.8444218515250481,"tiny":5e-324,"huge":1.7976931348623157e308,"exp":1E2,"frac":2.5}';
+    const stream =
+      sse([response(0, "created"), message(1, "d1", "message", "in_progress")]) +
+      `data: {"sequence_number":2,"object":"content","status":"completed","error":null,"type":"data",` +
+      `"index":0,"delta":false,"msg_id":"d1","data":${numbers}}\n\n` +
+      sse([message(3, "d1", "message", "completed"), response(4, "completed")]);
+    const asm = new StreamAssembler();
+    const updates = asm.push(stream);
+    asm.finish();
+    const expected = JSON.parse(numbers);
+    assert.deepStrictEqual(asm.snapshot().output[0].content[0].data, expected);
+    const content = updates.filter((u) => u.type === "content" && u.part.type === "data");
+    assert.ok(content.length > 0, JSON.stringify(updates));
+    assert.deepStrictEqual(content.at(-1).part.data, expected);
+    asm.free();
+  },
+
   "StreamAssembler: any split (even inside a UTF-8 character) gives the same text and snapshot"(
     { StreamAssembler }, assert,
   ) {
