@@ -74,7 +74,7 @@ wasm_variant() {
 # The full module (every protocol, the builder, the translator), tuned for speed on the hot path;
 # and the lite one (StreamAssembler for the Agent API only), tuned for size.
 wasm_variant full release "$WASM_OPT_FLAGS"
-wasm_variant lite lite "-Oz --converge --low-memory-unused" --no-default-features
+wasm_variant lite lite "-Oz --converge --low-memory-unused" --no-default-features --features lite
 
 # 4. Assemble pkg/: template files, glue, wasm; package.json gets the crate's version.
 VERSION=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)

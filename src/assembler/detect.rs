@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::options::Protocol;
+use crate::protocol::JsonValue;
 
 /// Guesses the protocol of an event payload: Agent API events have an `object` key (or are a
 /// bare `{"error": …}`); OpenAI Responses events have a dotted lowercase `type`
@@ -12,7 +13,7 @@ pub(crate) fn detect(payload: &str, sse_event: &str) -> Option<Protocol> {
     if sse_event.starts_with("response.") {
         return Some(Protocol::OpenAiResponses);
     }
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(payload) else {
+    let Ok(Value::Object(map)) = serde_json::from_str::<JsonValue>(payload).map(|v| v.0) else {
         return None;
     };
     if map.contains_key("object") {

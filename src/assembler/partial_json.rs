@@ -693,10 +693,10 @@ mod tests {
             values.push(p.value());
         }
         assert_eq!(values.first().cloned().flatten(), Some(json!({})));
-        assert_eq!(
-            p.value(),
-            Some(json!({"city": "Hang", "n": -125.0, "ok": true, "list": [1, "tw"]}))
-        );
+        // Numbers compared by value: the lite build keeps them as text.
+        let last = p.value().unwrap_or_default();
+        let expected = json!({"city": "Hang", "n": -125.0, "ok": true, "list": [1, "tw"]});
+        assert!(crate::protocol::json_eq(&last, &expected), "{last}");
         assert!(!p.is_complete());
         assert!(!p.is_invalid());
     }

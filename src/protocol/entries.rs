@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::json::JsonMap;
+use super::value::JsonValue;
 
 /// Visitor methods that reject every JSON value but an object, for a visitor used with
 /// `deserialize_any`.
@@ -117,7 +118,7 @@ impl<'de> Deserialize<'de> for Entries<'de> {
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
                 let mut out: Vec<(Key<'de>, Value)> = Vec::with_capacity(12);
                 while let Some(key) = access.next_key::<Key<'de>>()? {
-                    let value: Value = access.next_value()?;
+                    let JsonValue(value) = access.next_value()?;
                     out.push((key, value));
                 }
                 Ok(Entries(out))

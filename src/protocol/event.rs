@@ -15,6 +15,7 @@ use super::message::Message;
 use super::response::AgentResponse;
 use super::tools::ErrorInfo;
 use super::validate::{Ctx, Path};
+use super::value::JsonValue;
 use crate::{Error, ErrorCode, Result};
 
 /// The bare `{"error": "..."}` object the reference's HTTP layer sends (with HTTP 200) when a
@@ -102,7 +103,7 @@ fn read_entries<'de>(
 ) -> Result<Entries<'de>> {
     let invalid = |e: serde_json::Error| {
         let what = if e.is_data() {
-            match serde_json::from_str::<Value>(json) {
+            match serde_json::from_str::<JsonValue>(json).map(|v| v.0) {
                 Ok(v) => format!("an event must be a JSON object, not {}", kind(&v)),
                 Err(e) => format!("event payload is not valid JSON: {e}"),
             }
@@ -240,7 +241,7 @@ impl Serialize for Event {
 
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(deserializer)?;
+        let JsonValue(v) = JsonValue::deserialize(deserializer)?;
         Event::from_value(v).map_err(serde::de::Error::custom)
     }
 }

@@ -18,6 +18,7 @@
 use serde_json::{Number, Value};
 
 use super::json::JsonMap;
+use super::number;
 
 /// `Message.add_delta_content`'s data rule, in place.
 pub fn merge_delta_lossy(stored: &mut JsonMap, delta: &JsonMap) {
@@ -78,7 +79,7 @@ fn add_numbers(a: &Number, b: &Number) -> Option<Number> {
             return Some(Number::from(s));
         }
     }
-    let (x, y) = (a.as_f64()?, b.as_f64()?);
+    let (x, y) = (number::to_f64(a)?, number::to_f64(b)?);
     Number::from_f64(x + y)
 }
 

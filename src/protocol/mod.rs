@@ -41,10 +41,12 @@ mod ids;
 pub mod json;
 mod merge;
 mod message;
+mod number;
 mod request;
 mod response;
 mod tools;
 mod validate;
+mod value;
 
 pub use content::{Content, ContentBody};
 pub(crate) use entries::{reject_non_objects, Key};
@@ -56,6 +58,7 @@ pub use ids::{new_id, Clock, FixedClock};
 pub use json::{JsonMap, JsonOptions};
 pub use merge::{merge_data_incrementally, merge_data_into, merge_delta_lossy};
 pub use message::Message;
+pub(crate) use number::json_eq;
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;
 pub use tools::{
@@ -63,3 +66,4 @@ pub use tools::{
     McpApprovalRequest, McpApprovalResponse, McpCall, McpCallOutput, McpListTools,
     McpListToolsTool, Parameters, Tool, ToolCall, ToolCallOutput, ToolSpec,
 };
+pub(crate) use value::{value_from_map, value_from_seq, JsonValue};

@@ -15,6 +15,7 @@ use std::fmt::{self, Write as _};
 use serde_json::Value;
 
 use super::json::JsonMap;
+use super::number;
 use crate::{Error, ErrorCode, Result};
 
 /// One step of a location.
@@ -131,7 +132,7 @@ impl Ctx {
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
                     Ok(i)
-                } else if let Some(f) = n.as_f64() {
+                } else if let Some(f) = number::to_f64(&n) {
                     self.int_from_float(f, path)
                 } else {
                     Err(self.err(path, "Input should be a valid integer"))
@@ -186,7 +187,7 @@ impl Ctx {
     pub(crate) fn opt_float(&self, v: Value, path: &Path<'_>) -> Result<Option<f64>> {
         match v {
             Value::Null => Ok(None),
-            Value::Number(n) => Ok(n.as_f64()),
+            Value::Number(n) => Ok(number::to_f64(&n)),
             Value::Bool(b) => Ok(Some(if b { 1.0 } else { 0.0 })),
             Value::String(s) => parse_float(s.trim()).map(Some).ok_or_else(|| {
                 self.err(
@@ -202,7 +203,7 @@ impl Ctx {
         const PARSE: &str = "Input should be a valid boolean, unable to interpret input";
         match v {
             Value::Bool(b) => Ok(b),
-            Value::Number(n) => match n.as_f64() {
+            Value::Number(n) => match number::to_f64(&n) {
                 Some(0.0) => Ok(false),
                 Some(1.0) => Ok(true),
                 _ => Err(self.err(path, PARSE)),
@@ -407,9 +408,9 @@ fn split_sign(t: &str) -> (bool, &str) {
 /// A decimal literal, `[+-]? (D+ | D+ '.' D* | D* '.' D+) ([eE] [+-]? D+)?`, correctly rounded
 /// like `f64::from_str` (overflow gives ±infinity, underflow ±0).
 ///
-/// The literal is rewritten as a JSON number (`[-]DIGITSeEXP`) and read by serde_json, whose
-/// correctly rounded parser (`float_roundtrip`) is linked anyway: this keeps core's own float
-/// parser and its 10 KB power-of-five table out of the wasm.
+/// The literal is rewritten as a JSON number (`[-]DIGITSeEXP`) and read by
+/// [`number::parse_exact`], which keeps core's own float parser and its 10 KB power-of-five
+/// table out of the wasm.
 fn parse_decimal(t: &str) -> Option<f64> {
     let (negative, rest) = split_sign(t);
     let bytes = rest.as_bytes();
@@ -467,16 +468,7 @@ fn parse_decimal(t: &str) -> Option<f64> {
     json.push_str(frac_digits);
     json.push('e');
     json.push_str(&(exp - frac.len() as i64).to_string());
-    // Read as a `Value`: `from_str::<f64>` would link serde_json's wrong-type error path.
-    match serde_json::from_str::<Value>(&json) {
-        Ok(v) => v.as_f64(),
-        // A well-formed literal fails only by overflowing: Rust (and Python) read infinity.
-        Err(_) => Some(if negative {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        }),
-    }
+    number::parse_exact(&json)
 }
 
 #[cfg(test)]

@@ -88,6 +88,33 @@ function bodyOf(bytes, pieces) {
 }
 
 export const assemblerCases = {
+  "a tool call whose arguments arrive as an object: toolCalls() has its JSON text, parsed"(
+    { StreamAssembler }, assert,
+  ) {
+    // The reference types `arguments` as a string, but a server may send the object itself:
+    // the arguments update, the snapshot and toolCalls() must then agree on its JSON text.
+    const args = { city: "Oslo", days: 3, units: ["C", 0.5] };
+    const stream = sse([
+      response(0, "created"),
+      message(1, "c1", "function_call", "in_progress"),
+      data(2, "c1", false, "completed", { call_id: "call_1", name: "get_weather", arguments: args }),
+      message(3, "c1", "function_call", "completed"),
+      response(4, "completed"),
+    ]);
+    for (const lookEarly of [false, true]) {
+      const asm = new StreamAssembler();
+      if (lookEarly) assert.deepStrictEqual(asm.toolCalls(), []);
+      const updates = [...asm.push(stream), ...asm.finish()];
+      const appended = updates.filter((u) => u.type === "arguments").map((u) => u.delta).join("");
+      assert.deepStrictEqual(JSON.parse(appended), args);
+      const [call] = asm.toolCalls();
+      assert.strictEqual(call.arguments, appended);
+      assert.deepStrictEqual(call.parsed, args);
+      assert.strictEqual(call.completed, true);
+      asm.free();
+    }
+  },
+
   "numbers in a data part read exactly as JSON.parse reads them"({ StreamAssembler }, assert) {
     // Integers past 2^53, 17-digit and extreme doubles: the wasm side must neither throw nor
     // round differently from the JS parser (the value reaches JS as JS reads its JSON text).

@@ -177,13 +177,6 @@ fn terminal_outcome(status: &RunStatus) -> Option<Outcome> {
     }
 }
 
-fn arguments_of(content: &Content) -> Option<&str> {
-    match &content.body {
-        ContentBody::Data { data: Some(data) } => data.get("arguments").and_then(Value::as_str),
-        _ => None,
-    }
-}
-
 /// A call's arguments as the raw text consumers see (`ToolCall::arguments`): the string as
 /// received; `""` when absent or null; the JSON text of any other value. `None` when the part
 /// is not a data part (not a call).
@@ -658,8 +651,8 @@ impl AgentApiFold {
         }
         if let Some((delta, replace)) = args_delta {
             if track {
-                let whole = arguments_of(&part.content).unwrap_or("");
-                update_mirror(&mut part.mirror, whole, &delta, replace);
+                let whole = raw_arguments(&part.content).unwrap_or_default();
+                update_mirror(&mut part.mirror, &whole, &delta, replace);
             }
             cx.batch.arguments(slot, index, &delta, replace);
         }
@@ -742,7 +735,7 @@ impl AgentApiFold {
                         }
                     }
                     _ => {
-                        if part.content.body != content.body || !same_type {
+                        if !same_type || !part.content.body.same_as(&content.body) {
                             mismatch = completed && part.from_deltas && same_type;
                             cx.batch.touch_content(slot, index);
                         }

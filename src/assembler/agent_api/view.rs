@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{
-    arguments_of, arguments_text, is_call_type, is_output_type, AgentApiFold, ArgumentsMirror,
+    arguments_text, is_call_type, is_output_type, raw_arguments, AgentApiFold, ArgumentsMirror,
     MessageSlot, PartSlot, ToolCall, ToolCallChange,
 };
 use crate::assembler::outcome::Outcome;
@@ -289,7 +289,10 @@ impl AgentApiFold {
                     str_field(data.as_ref(), "call_id"),
                     str_field(data.as_ref(), "name"),
                 );
-                let raw = arguments_of(&part.content).unwrap_or("");
+                // The raw text as `ToolCall::arguments` documents it (and as the `arguments`
+                // updates carry it): a non-string value is its JSON text.
+                let raw = raw_arguments(&part.content).unwrap_or_default();
+                let raw = raw.as_ref();
                 let mirror = part.mirror.get_or_insert_with(|| {
                     let mut mirror = Box::<ArgumentsMirror>::default();
                     mirror.parser.push(raw);
@@ -332,7 +335,7 @@ impl AgentApiFold {
             return mirror.parser.value();
         }
         let mut parser = crate::assembler::PartialJson::new();
-        parser.push(arguments_of(&part.content)?);
+        parser.push(&raw_arguments(&part.content)?);
         parser.value()
     }
 }

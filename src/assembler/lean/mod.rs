@@ -14,7 +14,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use crate::protocol::Key;
+use crate::protocol::{value_from_map, value_from_seq, Key};
 
 /// `sequence_number` as found: a number, a numeric string (the pre-0.1.3 wire), or absent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -189,10 +189,10 @@ impl<'de> Deserialize<'de> for Field<'de> {
                 ))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
-                Value::deserialize(de::value::SeqAccessDeserializer::new(a)).map(Field::Other)
+                value_from_seq(a).map(Field::Other)
             }
             fn visit_map<A: MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
-                Value::deserialize(de::value::MapAccessDeserializer::new(a)).map(Field::Other)
+                value_from_map(a).map(Field::Other)
             }
         }
         d.deserialize_any(V)
