@@ -3,11 +3,12 @@
 //   node scripts/size.mjs <pkg> --readme <README.md>   (scripts/build.sh) prints them and writes
 //       the package README's `<!-- size -->…<!-- /size -->` span: never hand-copied.
 //   node scripts/size.mjs <pkg> --enforce              (the `build` suite of scripts/test.sh) also
-//       fails when a module grew past its ceiling.
-// Neither module meets the budget yet, so the budget is reported, not enforced. The ceilings are
-// the sizes measured when they were last lowered, plus 1%: lower one whenever a module shrinks.
-// They hold for the compiler they were measured with (wasm-bindgen and binaryen are pinned by
-// the project; rustc is not): with another rustc they are reported only.
+//       fails when a module is over its budget or grew past its ceiling.
+// The budget holds for `agentwire/lite`, the browser assembler, whatever the compiler. The full
+// module (every protocol, the builder, the translator) is three times that and only reported
+// against it. The ceilings are the sizes measured when they were last lowered, plus 1%: lower
+// one whenever a module shrinks. They hold for the compiler they were measured with (wasm-bindgen
+// and binaryen are pinned by the project; rustc is not): with another rustc they are reported only.
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,8 +16,8 @@ import { join } from "node:path";
 const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
-  { name: "agentwire", dir: ".", ceiling: 312_200 },
-  { name: "agentwire/lite", dir: "lite", ceiling: 105_700 },
+  { name: "agentwire", dir: ".", ceiling: 313_900, budget: false },
+  { name: "agentwire/lite", dir: "lite", ceiling: 96_800, budget: true },
 ];
 
 const [pkg, ...args] = process.argv.slice(2);
@@ -42,11 +43,12 @@ const rustc = execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim();
 const enforced = enforce && `${rustc} `.startsWith(MEASURED_WITH);
 if (enforce && !enforced) console.log(`[size] ceilings measured with ${MEASURED_WITH.trim()}, this is ${rustc}: reported only`);
 let failed = false;
-for (const { name, total, ceiling } of sizes) {
-  const budget = total <= BUDGET ? "within the budget" : `${total - BUDGET} B over the ${BUDGET} B budget`;
+for (const { name, total, ceiling, budget } of sizes) {
+  const overBudget = total > BUDGET;
+  const against = overBudget ? `${total - BUDGET} B over the ${BUDGET} B budget` : `within the ${BUDGET} B budget`;
   const over = total > ceiling;
-  failed ||= over && enforced;
-  console.log(`[size] ${name}: ${total} B (wasm + glue), ${budget}; ceiling ${ceiling} B: ${over ? "EXCEEDED" : "ok"}`);
+  failed ||= (over && enforced) || (overBudget && budget && enforce);
+  console.log(`[size] ${name}: ${total} B (wasm + glue), ${against}${budget ? " (enforced)" : " (reported)"}; ceiling ${ceiling} B: ${over ? "EXCEEDED" : "ok"}`);
 }
 
 if (readme) {
@@ -58,6 +60,6 @@ if (readme) {
   if (next !== text) writeFileSync(readme, next);
 }
 if (failed) {
-  console.error("[size] a module grew past its ceiling: find what added the bytes (twiggy), or justify raising it");
+  console.error("[size] a module is over its budget or grew past its ceiling: find what added the bytes (twiggy), or justify raising it");
   process.exit(1);
 }

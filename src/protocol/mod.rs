@@ -16,8 +16,9 @@
 //! - **Integers beyond 64 bits** inside dict payloads (`data`, `usage`, extras) are read as
 //!   floats (Python keeps them exact), and typed integer fields (`sequence_number`, `index`,
 //!   `created_at`, `n`, `seed`, ...) reject them. The JSON literal `-0` is read as the float
-//!   `-0.0` (pydantic prints `0`). Enabling serde_json's `arbitrary_precision` would fix both but
-//!   breaks `serde-wasm-bindgen`.
+//!   `-0.0` (pydantic prints `0`). The `lite` build reads numbers as text
+//!   (`arbitrary_precision`) but gives them these same forms (`src/protocol/number.rs`), so
+//!   both builds agree.
 //! - **Out-of-range floats** such as `1e400` are a JSON error here; Python reads infinity (and
 //!   pydantic would print `null`).
 //! - **`serde_json::to_string(&event)`** uses serde_json's float printer, which writes `1e16`
