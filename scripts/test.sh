@@ -50,8 +50,9 @@ suite_rust() {
   run cargo clippy --quiet --no-default-features --features lite --all-targets -- -D warnings &&
   RUSTDOCFLAGS="-D warnings" run cargo doc --no-deps --quiet &&
   run cargo test --quiet &&
-  # The lite build reads numbers differently (src/protocol/number.rs): its unit tests too.
-  run cargo test --quiet --no-default-features --features lite --lib
+  # The lite build reads numbers differently (src/protocol/number.rs): every test that applies
+  # to it (the AG-UI and OpenAI/A2A tests are full-only) runs against it too.
+  run cargo test --quiet --no-default-features --features lite
 }
 
 suite_wasm() {

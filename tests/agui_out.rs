@@ -2,6 +2,8 @@
 //! capture, split anywhere, assembled back with the AG-UI client pipeline
 //! (`StreamAssembler`, protocol `ag-ui`, strict) into the Agent API run's messages; the builder
 //! with the AG-UI encoder; `agent_request` (RunAgentInput → AgentRequest).
+// The AG-UI and OpenAI/A2A streams are read by the full build only.
+#![cfg(feature = "full")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

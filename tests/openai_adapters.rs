@@ -1,6 +1,8 @@
 //! The protocol adapters through the public API: builder → Responses / A2A bytes → assembler and
 //! translators back; round trips (property tests); tolerance of bad input; the reference
 //! adapter's bugs (§7.1) each fixed.
+// The AG-UI and OpenAI/A2A streams are read by the full build only.
+#![cfg(feature = "full")]
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -156,8 +156,27 @@ impl Formatter for PydanticFormatter {
         write_float(writer, value, FloatStyle::Pydantic)
     }
 
+    #[cfg(feature = "lite")]
+    fn write_number_str<W: ?Sized + io::Write>(&mut self, w: &mut W, text: &str) -> io::Result<()> {
+        write_number_text(w, text, FloatStyle::Pydantic)
+    }
+
     fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
         write_float(writer, f64::from(value), FloatStyle::Pydantic)
+    }
+}
+
+/// A number of the `lite` build (kept as text, in the form `number::from_text` gives it) written
+/// as the `full` build writes the parsed number: integers as they are, floats in `style`.
+#[cfg(feature = "lite")]
+fn write_number_text<W: ?Sized + io::Write>(
+    writer: &mut W,
+    text: &str,
+    style: FloatStyle,
+) -> io::Result<()> {
+    match super::number::parse_exact(text) {
+        Some(f) if text.contains(['.', 'e', 'E']) => write_float(writer, f, style),
+        _ => writer.write_all(text.as_bytes()),
     }
 }
 
@@ -222,6 +241,11 @@ impl Formatter for PythonJsonFormatter {
 
     fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
         write_float(writer, f64::from(value), FloatStyle::PythonRepr)
+    }
+
+    #[cfg(feature = "lite")]
+    fn write_number_str<W: ?Sized + io::Write>(&mut self, w: &mut W, text: &str) -> io::Result<()> {
+        write_number_text(w, text, FloatStyle::PythonRepr)
     }
 }
 

@@ -103,20 +103,23 @@ mod tests {
 
     #[test]
     fn reads_what_serde_json_reads() {
+        // Numbers compared by value (`json_eq`): the lite build gives them the full build's
+        // forms, which serde_json with `arbitrary_precision` does not (`-0`, a float in the full
+        // build, is checked in `number`'s tests).
         for json in [
-            r#"{"a":[1,-2,2.5,"x",null,true,{"b":{}}],"c":1e400,"a":3}"#,
+            r#"{"a":[1,-2,2.5,"x",null,true,{"b":{}}],"c":1E2,"a":3}"#,
             r#"[18446744073709551615,-9223372036854775808,123456789012345678901234,0.1]"#,
             r#""\u00e9\ud83d\ude00""#,
-            "-0",
             "1E+2",
         ] {
             let ours = serde_json::from_str::<JsonValue>(json).map(|v| v.0);
             let theirs = serde_json::from_str::<Value>(json);
             match (ours, theirs) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "{json}"),
-                (Err(_), Err(_)) => {}
+                (Ok(a), Ok(b)) => assert!(super::super::json_eq(&a, &b), "{json}: {a} vs {b}"),
                 (a, b) => panic!("{json}: ours {a:?}, serde_json {b:?}"),
             }
         }
+        // A literal that overflows a double is invalid JSON in both builds.
+        assert!(serde_json::from_str::<JsonValue>(r#"{"c":1e400}"#).is_err());
     }
 }
