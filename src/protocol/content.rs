@@ -130,13 +130,11 @@ fn body_fields(ct: Option<ContentType>) -> &'static [&'static str] {
 
 impl ContentBody {
     /// Whether two bodies hold the same value: as `==`, with the JSON of a data part compared by
-    /// [`json_eq`](super::json_eq) (numbers by value in both builds).
+    /// `number::map_eq` (numbers by value in both builds).
     pub(crate) fn same_as(&self, other: &ContentBody) -> bool {
         match (self, other) {
             (ContentBody::Data { data: Some(a) }, ContentBody::Data { data: Some(b) }) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| b.get(k).is_some_and(|w| super::json_eq(v, w)))
+                super::number::map_eq(a, b)
             }
             _ => self == other,
         }

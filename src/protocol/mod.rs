@@ -59,6 +59,7 @@ pub use ids::{new_id, Clock, FixedClock};
 pub use json::{JsonMap, JsonOptions};
 pub use merge::{merge_data_incrementally, merge_data_into, merge_delta_lossy};
 pub use message::Message;
+#[cfg(test)]
 pub(crate) use number::json_eq;
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;

@@ -9,7 +9,7 @@
 //! natively). Both builds give the same doubles; lite does it without ~8 KB gzip of float
 //! tables (bench/README.md, "Size").
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// The double `n` stands for, correctly rounded; `None` when it is out of range (e.g. `1e400`,
 /// which only the lite build keeps, as text).
@@ -121,11 +121,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
             (Value::Array(x), Value::Array(y)) => {
                 x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
             }
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len()
-                    && x.iter()
-                        .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-            }
+            (Value::Object(x), Value::Object(y)) => map_eq(x, y),
             _ => a == b,
         }
     }
@@ -133,6 +129,13 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     {
         a == b
     }
+}
+
+/// [`json_eq`] for two JSON objects (keys in any order).
+pub(crate) fn map_eq(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .all(|(k, v)| b.get(k).is_some_and(|w| json_eq(v, w)))
 }
 
 /// Two numbers kept as text, compared as the `full` build compares parsed ones.
