@@ -61,6 +61,7 @@ pub use merge::{merge_data_incrementally, merge_data_into, merge_delta_lossy};
 pub use message::Message;
 #[cfg(test)]
 pub(crate) use number::json_eq;
+pub(crate) use number::parse_number;
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;
 pub use tools::{

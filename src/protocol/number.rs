@@ -43,6 +43,19 @@ pub(crate) fn from_text(text: &str) -> Option<Number> {
     parse_exact(text).and_then(Number::from_f64)
 }
 
+/// A JSON number literal as a [`Number`], read as the event reader reads numbers (in `lite`,
+/// [`from_text`]); `None` when it is not one or overflows a double.
+pub(crate) fn parse_number(text: &str) -> Option<Number> {
+    #[cfg(feature = "lite")]
+    {
+        is_json_number(text).then(|| from_text(text)).flatten()
+    }
+    #[cfg(not(feature = "lite"))]
+    {
+        text.parse::<Number>().ok()
+    }
+}
+
 /// A JSON number literal (`-?D+(.D+)?([eE][+-]?D+)?`) read as the nearest double; overflow gives
 /// ±infinity, underflow ±0. `None` when `text` is not such a literal.
 pub(crate) fn parse_exact(text: &str) -> Option<f64> {
@@ -232,6 +245,18 @@ mod tests {
             assert_eq!(ours.is_f64(), full(text).is_f64(), "{text}");
         }
         assert!(serde_json::from_str::<super::super::value::JsonValue>("1e400").is_err());
+    }
+
+    #[test]
+    fn partial_numbers_read_as_the_event_reader_reads_them() {
+        for text in ["", "-", "12.", "1e", "01", "1e400", "-1e400"] {
+            assert!(parse_number(text).is_none(), "{text}");
+        }
+        let n = |t: &str| parse_number(t).map(Value::Number).unwrap_or_default();
+        assert!(json_eq(&n("0.5"), &serde_json::json!(0.5)));
+        assert!(json_eq(&n("1E2"), &serde_json::json!(100.0)));
+        assert!(json_eq(&n("-0"), &serde_json::json!(-0.0)));
+        assert!(json_eq(&n("7"), &serde_json::json!(7)));
     }
 
     #[test]

@@ -92,6 +92,11 @@ function numbersStream(seed) {
   event('"object":"message","status":"in_progress","id":"c2","type":"function_call","role":"assistant"');
   dataPart("c2", 0, false, "completed", `{"call_id":"call_2","name":"f","arguments":{"k":${doubles[5]},"n":12345678901234567890}}`);
   event('"object":"message","status":"completed","id":"c2","type":"function_call","role":"assistant"');
+  // Arguments with a literal that overflows a double: both builds stop parsing at it.
+  event('"object":"message","status":"in_progress","id":"c3","type":"function_call","role":"assistant"');
+  for (const piece of ['{"x": 1e4', '00, "y": -0, "z": 1E2}']) {
+    dataPart("c3", 0, true, "in_progress", `{"arguments":${JSON.stringify(piece)}}`);
+  }
   event('"object":"response","status":"completed","id":"r1","created_at":1700000000');
   return { bytes: new TextEncoder().encode(lines.join("")), doubles };
 }
@@ -114,7 +119,8 @@ test("lite: numbers assemble exactly as in the full package (text kept, doubles 
         assert.deepStrictEqual([first.data.score, first.data.n, first.data.x, first.data.big],
           [0.1 + 0.2, 1e16, 3, 9007199254740992]);
         assert.deepStrictEqual(second.data, { half: 0.5, neg: -0, tiny: 5e-324, e: 100 });
-        const [plot, f] = ours.toolCalls;
+        const [plot, f, overflow] = ours.toolCalls;
+        assert.strictEqual(overflow.arguments, '{"x": 1e400, "y": -0, "z": 1E2}');
         assert.deepStrictEqual(plot.parsed, { lat: 30.274084, lon: 120, r: Number(doubles[3]) });
         assert.deepStrictEqual(JSON.parse(f.arguments), { k: Number(doubles[5]), n: 12345678901234567890 });
         assert.deepStrictEqual(f.parsed, JSON.parse(f.arguments));
