@@ -17,7 +17,7 @@ const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
   { name: "agentwire", dir: ".", ceiling: 313_900, budget: false },
-  { name: "agentwire/lite", dir: "lite", ceiling: 96_800, budget: true },
+  { name: "agentwire/lite", dir: "lite", ceiling: 97_700, budget: true },
 ];
 
 const [pkg, ...args] = process.argv.slice(2);

@@ -525,7 +525,7 @@ impl Serialize for Content {
 
 impl<'de> Deserialize<'de> for Content {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(deserializer)?;
+        let super::JsonValue(v) = super::JsonValue::deserialize(deserializer)?;
         Content::from_value(v, &Path::ROOT, &Ctx::EVENT).map_err(serde::de::Error::custom)
     }
 }

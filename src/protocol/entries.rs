@@ -118,6 +118,17 @@ impl<'de> Deserialize<'de> for Entries<'de> {
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
                 let mut out: Vec<(Key<'de>, Value)> = Vec::with_capacity(12);
                 while let Some(key) = access.next_key::<Key<'de>>()? {
+                    // A bare number (`1.5`) reaches here as serde_json's number stand-in map.
+                    #[cfg(feature = "lite")]
+                    if out.is_empty() && key.as_ref() == super::value::NUMBER_TOKEN {
+                        match super::value::number_text(&mut access)? {
+                            Ok(_) => return Err(serde::de::Error::custom("not an object")),
+                            Err(value) => {
+                                out.push((key, value));
+                                continue;
+                            }
+                        }
+                    }
                     let JsonValue(value) = access.next_value()?;
                     out.push((key, value));
                 }

@@ -340,7 +340,7 @@ impl Serialize for Message {
 
 impl<'de> Deserialize<'de> for Message {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(deserializer)?;
+        let super::JsonValue(v) = super::JsonValue::deserialize(deserializer)?;
         Message::from_value(v, &Path::ROOT, &Ctx::EVENT).map_err(serde::de::Error::custom)
     }
 }

@@ -111,12 +111,14 @@ const FIELDS: [&str; 15] = [
 /// [`Error::field`] set to pydantic's location (`input.0.content.1.type`) and a message
 /// `"<location>: <pydantic message>"`, e.g. `input: Field required`.
 pub fn parse_request(json: &str) -> Result<AgentRequest> {
-    let v: Value = serde_json::from_str(json).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            format!("request body is not valid JSON: {e}"),
-        )
-    })?;
+    let v = serde_json::from_str::<super::JsonValue>(json)
+        .map(|v| v.0)
+        .map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidJson,
+                format!("request body is not valid JSON: {e}"),
+            )
+        })?;
     AgentRequest::from_value(v)
 }
 
@@ -253,7 +255,7 @@ impl Serialize for AgentRequest {
 
 impl<'de> Deserialize<'de> for AgentRequest {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(deserializer)?;
+        let super::JsonValue(v) = super::JsonValue::deserialize(deserializer)?;
         AgentRequest::from_value(v).map_err(serde::de::Error::custom)
     }
 }

@@ -171,7 +171,7 @@ impl Serialize for AgentResponse {
 
 impl<'de> Deserialize<'de> for AgentResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(deserializer)?;
+        let super::JsonValue(v) = super::JsonValue::deserialize(deserializer)?;
         let map = Ctx::EVENT
             .model(v, &Path::ROOT, "AgentResponse")
             .map_err(serde::de::Error::custom)?;

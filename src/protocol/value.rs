@@ -1,6 +1,7 @@
 //! Reading a JSON value ([`serde_json::Value`]) with agentwire's own visitor.
 //!
-//! It builds the same `Value` as serde_json's `Deserialize` impl. In the `lite` build, where
+//! It builds the same `Value` as serde_json's `Deserialize` impl (in `lite`, an object of the
+//! input keyed by serde_json's private number token stays an object). In the `lite` build, where
 //! serde_json hands numbers over as text (`arbitrary_precision`), it also gives each number the
 //! form the `full` build gives it ([`from_text`](super::number::from_text)); and serde_json's own
 //! visitor would link its wrong-type error path, which prints floats with core's `Display` for
@@ -33,7 +34,59 @@ pub(crate) fn value_from_map<'de, A: MapAccess<'de>>(access: A) -> Result<Value,
 /// The key under which serde_json's `arbitrary_precision` hands a number over as a one-entry
 /// map holding its text.
 #[cfg(feature = "lite")]
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Reads the value of a map entry whose key is [`NUMBER_TOKEN`]: `Ok(text)` when the map is
+/// serde_json's stand-in for a number (it hands the text over as an owned `String`, which a
+/// string read from JSON text never is), `Err(value)` for an object of the input that merely has
+/// such a key.
+#[cfg(feature = "lite")]
+pub(crate) fn number_text<'de, A: MapAccess<'de>>(
+    access: &mut A,
+) -> Result<Result<String, Value>, A::Error> {
+    struct TextOrValue;
+    impl<'de> Visitor<'de> for TextOrValue {
+        type Value = Result<String, Value>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Ok(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            ValueVisitor.visit_str(v).map(Err)
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            ValueVisitor.visit_bool(v).map(Err)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            ValueVisitor.visit_i64(v).map(Err)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            ValueVisitor.visit_u64(v).map(Err)
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            ValueVisitor.visit_f64(v).map(Err)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(Err(Value::Null))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, access: A) -> Result<Self::Value, A::Error> {
+            ValueVisitor.visit_seq(access).map(Err)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Self::Value, A::Error> {
+            ValueVisitor.visit_map(access).map(Err)
+        }
+    }
+    struct Seed;
+    impl<'de> de::DeserializeSeed<'de> for Seed {
+        type Value = Result<String, Value>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(TextOrValue)
+        }
+    }
+    access.next_value_seed(Seed)
+}
 
 struct ValueVisitor;
 
@@ -54,6 +107,19 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
         Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    // Reading a `Value` of the lite build (whose numbers may be wider than 64 bits) as a value.
+    #[cfg(feature = "lite")]
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        super::number::from_text(&v.to_string())
+            .map(Value::Number)
+            .ok_or_else(|| de::Error::custom("number out of range"))
+    }
+    #[cfg(feature = "lite")]
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        super::number::from_text(&v.to_string())
+            .map(Value::Number)
+            .ok_or_else(|| de::Error::custom("number out of range"))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(v.to_owned()))
@@ -80,17 +146,21 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
-            let JsonValue(value) = access.next_value()?;
-            // (The number's text is read as any value, not as a `String`: serde_json's typed
-            // string path is the one that links its float-printing error path.)
             #[cfg(feature = "lite")]
             if map.is_empty() && key == NUMBER_TOKEN {
-                if let Value::String(text) = &value {
-                    return super::number::from_text(text)
-                        .map(Value::Number)
-                        .ok_or_else(|| de::Error::custom("number out of range"));
+                match number_text(&mut access)? {
+                    Ok(text) => {
+                        return super::number::from_text(&text)
+                            .map(Value::Number)
+                            .ok_or_else(|| de::Error::custom("number out of range"));
+                    }
+                    Err(value) => {
+                        map.insert(key, value);
+                        continue;
+                    }
                 }
             }
+            let JsonValue(value) = access.next_value()?;
             map.insert(key, value);
         }
         Ok(Value::Object(map))
@@ -121,5 +191,50 @@ mod tests {
         }
         // A literal that overflows a double is invalid JSON in both builds.
         assert!(serde_json::from_str::<JsonValue>(r#"{"c":1e400}"#).is_err());
+    }
+
+    #[test]
+    fn an_object_keyed_by_serde_jsons_number_token_stays_an_object() {
+        // (serde_json's own `Value` gets these wrong under `arbitrary_precision`.)
+        const TOKEN: &str = "$serde_json::private::Number";
+        for (json, keys) in [
+            (r#"{"a":{"$serde_json::private::Number":"7"}}"#, vec!["a"]),
+            (
+                r#"{"$serde_json::private::Number":"1","b":2}"#,
+                vec![TOKEN, "b"],
+            ),
+            (r#"{"$serde_json::private::Number":"abc"}"#, vec![TOKEN]),
+            (
+                r#"{"$serde_json::private::Number":{"x":[1.5]}}"#,
+                vec![TOKEN],
+            ),
+        ] {
+            let ours = serde_json::from_str::<JsonValue>(json).map(|v| v.0);
+            let got = ours.as_ref().ok().and_then(Value::as_object);
+            assert_eq!(
+                got.map(|m| m.keys().map(String::as_str).collect::<Vec<_>>()),
+                Some(keys)
+            );
+        }
+        let nested =
+            serde_json::from_str::<JsonValue>(r#"{"a":{"$serde_json::private::Number":"7"}}"#);
+        let inner = nested.map(|v| v.0["a"][TOKEN].clone()).unwrap_or_default();
+        assert_eq!(inner, Value::String("7".to_owned()));
+    }
+
+    #[test]
+    fn events_and_requests_that_are_not_objects_or_overflow_are_invalid_json_in_both_builds() {
+        use crate::ErrorCode;
+        for json in ["1.5", "-0", "1e3", "99999999999999999999", "1e400", "7"] {
+            let code = crate::protocol::parse_event(json)
+                .map(|_| ())
+                .map_err(|e| e.code());
+            assert_eq!(code, Err(ErrorCode::InvalidJson), "{json}");
+        }
+        let request = r#"{"input":[],"temperature":1e400}"#;
+        let code = crate::protocol::parse_request(request)
+            .map(|_| ())
+            .map_err(|e| e.code());
+        assert_eq!(code, Err(ErrorCode::InvalidJson));
     }
 }
