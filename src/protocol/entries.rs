@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::json::JsonMap;
-use super::value::JsonValue;
+use super::value::entry_value;
 
 /// Visitor methods that reject every JSON value but an object, for a visitor used with
 /// `deserialize_any`.
@@ -118,19 +118,11 @@ impl<'de> Deserialize<'de> for Entries<'de> {
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
                 let mut out: Vec<(Key<'de>, Value)> = Vec::with_capacity(12);
                 while let Some(key) = access.next_key::<Key<'de>>()? {
-                    // A bare number (`1.5`) reaches here as serde_json's number stand-in map.
-                    #[cfg(feature = "lite")]
-                    if out.is_empty() && key.as_ref() == super::value::NUMBER_TOKEN {
-                        match super::value::number_text(&mut access)? {
-                            Ok(_) => return Err(serde::de::Error::custom("not an object")),
-                            Err(value) => {
-                                out.push((key, value));
-                                continue;
-                            }
-                        }
+                    // A bare number (`1.5`) can reach here as serde_json's number stand-in map.
+                    match entry_value(&mut access, key.as_ref(), out.is_empty())? {
+                        Ok(value) => out.push((key, value)),
+                        Err(_) => return Err(serde::de::Error::custom("not an object")),
                     }
-                    let JsonValue(value) = access.next_value()?;
-                    out.push((key, value));
                 }
                 Ok(Entries(out))
             }

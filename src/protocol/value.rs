@@ -34,16 +34,35 @@ pub(crate) fn value_from_map<'de, A: MapAccess<'de>>(access: A) -> Result<Value,
 /// The key under which serde_json's `arbitrary_precision` hands a number over as a one-entry
 /// map holding its text.
 #[cfg(feature = "lite")]
-pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
-/// Reads the value of a map entry whose key is [`NUMBER_TOKEN`]: `Ok(text)` when the map is
-/// serde_json's stand-in for a number (it hands the text over as an owned `String`, which a
-/// string read from JSON text never is), `Err(value)` for an object of the input that merely has
-/// such a key.
-#[cfg(feature = "lite")]
-pub(crate) fn number_text<'de, A: MapAccess<'de>>(
+/// Reads the value of the map entry just keyed `key` (`first`: the map's first key): `Ok(value)`,
+/// or `Err(text)` when the map is serde_json's stand-in for a number (lite only: its first key is
+/// [`NUMBER_TOKEN`] and its text comes as an owned `String`, which a string read from JSON text
+/// never is; an object of the input with that key stays an object).
+pub(crate) fn entry_value<'de, A: MapAccess<'de>>(
     access: &mut A,
-) -> Result<Result<String, Value>, A::Error> {
+    key: &str,
+    first: bool,
+) -> Result<Result<Value, String>, A::Error> {
+    #[cfg(feature = "lite")]
+    if first && key == NUMBER_TOKEN {
+        return number_text(access).map(|read| match read {
+            Ok(text) => Err(text),
+            Err(value) => Ok(value),
+        });
+    }
+    #[cfg(not(feature = "lite"))]
+    let _ = (key, first);
+    access
+        .next_value::<JsonValue>()
+        .map(|JsonValue(value)| Ok(value))
+}
+
+/// [`entry_value`] for a [`NUMBER_TOKEN`] key: `Ok(text)` for serde_json's number stand-in,
+/// `Err(value)` otherwise.
+#[cfg(feature = "lite")]
+fn number_text<'de, A: MapAccess<'de>>(access: &mut A) -> Result<Result<String, Value>, A::Error> {
     struct TextOrValue;
     impl<'de> Visitor<'de> for TextOrValue {
         type Value = Result<String, Value>;
@@ -88,6 +107,21 @@ pub(crate) fn number_text<'de, A: MapAccess<'de>>(
     access.next_value_seed(Seed)
 }
 
+/// A number given as text, in the form the `full` build reads it (lite); an error when it
+/// overflows a double, as `full` reports it.
+fn number<E: de::Error>(text: &str) -> Result<Value, E> {
+    #[cfg(feature = "lite")]
+    {
+        super::number::from_text(text)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("number out of range"))
+    }
+    #[cfg(not(feature = "lite"))]
+    {
+        text.parse::<Number>().map(Value::Number).map_err(E::custom)
+    }
+}
+
 struct ValueVisitor;
 
 impl<'de> Visitor<'de> for ValueVisitor {
@@ -111,15 +145,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
     // Reading a `Value` of the lite build (whose numbers may be wider than 64 bits) as a value.
     #[cfg(feature = "lite")]
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
-        super::number::from_text(&v.to_string())
-            .map(Value::Number)
-            .ok_or_else(|| de::Error::custom("number out of range"))
+        number(&v.to_string())
     }
     #[cfg(feature = "lite")]
     fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
-        super::number::from_text(&v.to_string())
-            .map(Value::Number)
-            .ok_or_else(|| de::Error::custom("number out of range"))
+        number(&v.to_string())
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String(v.to_owned()))
@@ -146,22 +176,12 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
-            #[cfg(feature = "lite")]
-            if map.is_empty() && key == NUMBER_TOKEN {
-                match number_text(&mut access)? {
-                    Ok(text) => {
-                        return super::number::from_text(&text)
-                            .map(Value::Number)
-                            .ok_or_else(|| de::Error::custom("number out of range"));
-                    }
-                    Err(value) => {
-                        map.insert(key, value);
-                        continue;
-                    }
+            match entry_value(&mut access, &key, map.is_empty())? {
+                Ok(value) => {
+                    map.insert(key, value);
                 }
+                Err(text) => return number(&text),
             }
-            let JsonValue(value) = access.next_value()?;
-            map.insert(key, value);
         }
         Ok(Value::Object(map))
     }
