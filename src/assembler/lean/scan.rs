@@ -42,7 +42,6 @@ type Span = (usize, usize);
 pub(crate) struct Template {
     /// The prefix; empty when nothing was learned.
     prefix: String,
-    sequence_number: SeqNo,
     object: Option<Span>,
     status: Option<Span>,
     content_type: Option<Span>,
@@ -73,7 +72,8 @@ impl Template {
             None => Some(None),
         };
         Some(LeanEvent {
-            sequence_number: self.sequence_number,
+            // Never learned from an event with one (see `learn`).
+            sequence_number: SeqNo(None),
             object: field(self.object)?,
             status: field(self.status)?,
             content_type: field(self.content_type)?,
@@ -121,7 +121,6 @@ impl Template {
         };
         *self = Template {
             prefix: std::mem::take(&mut self.prefix),
-            sequence_number: event.sequence_number,
             object,
             status,
             content_type,
