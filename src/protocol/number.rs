@@ -123,9 +123,9 @@ fn is_json_number(text: &str) -> bool {
 
 /// Whether two JSON values are equal, numbers compared as the `full` build compares them: two
 /// integers by value, two floats by value, an integer never equal to a float (`1` ≠ `1.0`).
-/// In the `full` build this is `==`; in `lite`, where numbers are text, it keeps `1.50` equal to
-/// `1.5` and `1e+16` to `1e16` (a sum written by agentwire against the same sum written by
-/// Python).
+/// In the `full` build this is `==`. In `lite`, numbers read by agentwire already have one text
+/// per value ([`from_text`]), but `0.0` and `-0.0` are equal doubles with two texts, and a
+/// `Value` built elsewhere (serde_json's own reading) keeps its input's spelling.
 pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     #[cfg(feature = "lite")]
     {
@@ -164,8 +164,8 @@ fn numbers_eq(x: &Number, y: &Number) -> bool {
     match (int(x), int(y)) {
         (Some(a), Some(b)) => a == b,
         (None, None) => {
-            // `-0` is an integer in lite and the float `-0.0` in full; both sides are floats
-            // here, so compare doubles (`0.0 == -0.0`, as full's `Number` does).
+            // Both floats: compare doubles (`0.0 == -0.0`, as full's `Number` does); two
+            // literals past the range of a double, by text.
             to_f64(x).is_some_and(|a| to_f64(y).is_some_and(|b| a == b)) || x.as_str() == y.as_str()
         }
         _ => false,
