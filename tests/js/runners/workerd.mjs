@@ -100,12 +100,11 @@ try {
     const res = await post(new Uint8Array([0x7b, 0xff, 0x7d]));
     expect((await res.json()).code, "INVALID_UTF8", "code");
   });
-  const res = await mf.dispatchFetch("http://localhost/cases");
-  if (res.status !== 200) throw new Error(`/cases: status ${res.status}: ${await res.text()}`);
-  for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
-  const liteRes = await mf.dispatchFetch("http://localhost/lite-cases");
-  if (liteRes.status !== 200) throw new Error(`/lite-cases: status ${liteRes.status}: ${await liteRes.text()}`);
-  for (const r of await liteRes.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
+  for (const path of ["/cases", "/lite-cases"]) {
+    const res = await mf.dispatchFetch(`http://localhost${path}`);
+    if (res.status !== 200) throw new Error(`${path}: status ${res.status}: ${await res.text()}`);
+    for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
+  }
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {
