@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as lite from "agentwire/lite";
 import * as full from "agentwire";
 import { liteCases } from "./lite-cases.mjs";
-import { assertCyclesKeepMemory, randomCuts, referenceStreams } from "./reference-streams.mjs";
+import { assertCyclesKeepMemory, randomCuts, referenceStreams, xorshift32 } from "./reference-streams.mjs";
 
 for (const [name, run] of Object.entries(liteCases)) {
   test(name, async () => await run(lite, assert));
@@ -59,11 +59,8 @@ test("lite: 10,000 create/push/finish/free cycles do not grow its wasm memory", 
 // Python's spelling (no CONTENT_MISMATCH), 17-digit doubles, integers past 2^53, numbers inside
 // streamed and non-string tool arguments, and integer fields written as floats (`1.0`).
 function numbersStream(seed) {
-  let state = seed;
-  const random = () => {
-    state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
-    return state / 2 ** 32;
-  };
+  const next = xorshift32(seed);
+  const random = () => next() / 2 ** 32;
   const doubles = Array.from({ length: 24 }, (_, i) => {
     const x = (random() - 0.5) * 10 ** ((i % 9) * 8 - 32);
     return i % 2 ? x.toPrecision(17) : String(x);

@@ -22,15 +22,23 @@ export function referenceStreams() {
   return streams;
 }
 
-/** xorshift32 from a seed: the same cuts on every run, 1 to `max` bytes apart. */
-export function* randomCuts(length, max, seed) {
+/** A xorshift32 generator from a seed: each call returns the next unsigned 32-bit value. */
+export function xorshift32(seed) {
   let state = seed >>> 0 || 1;
-  let at = 0;
-  for (;;) {
+  return () => {
     state ^= state << 13; state >>>= 0;
     state ^= state >>> 17;
     state ^= state << 5; state >>>= 0;
-    at += 1 + (state % max);
+    return state;
+  };
+}
+
+/** Seeded cut points (`xorshift32`): the same cuts on every run, 1 to `max` bytes apart. */
+export function* randomCuts(length, max, seed) {
+  const next = xorshift32(seed);
+  let at = 0;
+  for (;;) {
+    at += 1 + (next() % max);
     if (at >= length) return;
     yield at;
   }
