@@ -2,8 +2,9 @@
 // of the 100,000 B budget (bench/README.md, "Size budget").
 //   node scripts/size.mjs <pkg> --readme <README.md>   (scripts/build.sh) prints them and writes
 //       the package README's `<!-- size -->…<!-- /size -->` span: never hand-copied.
-//   node scripts/size.mjs <pkg> --enforce              (the `build` suite of scripts/test.sh) also
-//       fails when a module is over its budget or grew past its ceiling.
+//   … --enforce      (scripts/build.sh with ENFORCE_SIZE=1, as the `build` suite of
+//       scripts/test.sh runs it) also fails when a module is over its budget or grew past its
+//       ceiling.
 // The budget holds for `agentwire/lite`, the browser assembler, whatever the compiler. The full
 // module (every protocol, the builder, the translator) is three times that and only reported
 // against it. The ceilings are the sizes measured when they were last lowered, plus 1%: lower

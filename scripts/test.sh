@@ -75,8 +75,7 @@ suite_reference() {
 }
 
 suite_build() {
-  run bash scripts/build.sh &&
-  run node scripts/size.mjs pkg --enforce
+  ENFORCE_SIZE=1 run bash scripts/build.sh
 }
 
 suite_node() {
