@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::agent_api::{EventCx, ToolCall, ToolCallChange};
 use super::outcome::Outcome;
 use super::partial_json::PartialJson;
-use super::update::{Batch, Update};
+use super::update::{Batch, Update, UpdateSink};
 use super::warning::WarningCode;
 use crate::agui::{Changes, Client, Content, Message, RunFinishedOutcome, RunStatus};
 use crate::Result;
@@ -176,8 +176,8 @@ impl AgUiFold {
         }
     }
 
-    /// Renders the recorded changes (and the batch's warnings) as updates.
-    pub(crate) fn render(&mut self, batch: Batch, outcome: Outcome, out: &mut Vec<Update>) {
+    /// Renders the recorded changes (and the batch's warnings, which it takes) as updates.
+    pub(crate) fn render(&mut self, batch: &mut Batch, outcome: Outcome, out: &mut dyn UpdateSink) {
         let changes = std::mem::take(&mut self.changes);
         if self.tracking {
             self.dirty.extend(changes.replaced.iter().cloned());
@@ -193,7 +193,7 @@ impl AgUiFold {
             messages.iter().rev().map(|m| (m.id(), m)).collect()
         };
         if batch.response || changes.run {
-            out.push(Update::Response {
+            out.other(Update::Response {
                 status: self.status(outcome).to_owned(),
                 id: self.client.run().run_id.clone(),
                 outcome,
@@ -212,7 +212,7 @@ impl AgUiFold {
                     || m.tool_calls()
                         .iter()
                         .any(|tc| self.client.is_call_open(&tc.id));
-                out.push(Update::Message {
+                out.other(Update::Message {
                     id: id.clone(),
                     role: Some(m.role().to_owned()),
                     message_type: message_type(m).to_owned(),
@@ -222,13 +222,13 @@ impl AgUiFold {
             }
         }
         if changes.order {
-            out.push(Update::Order {
+            out.other(Update::Order {
                 ids: messages.iter().map(|m| m.id().to_owned()).collect(),
             });
         }
         for id in &changes.replaced {
             if let Some(m) = by_id.get(id.as_str()) {
-                out.push(Update::Replace {
+                out.other(Update::Replace {
                     id: id.clone(),
                     message: serde_json::to_value(m).unwrap_or(Value::Null),
                 });
@@ -240,12 +240,7 @@ impl AgUiFold {
         let gone = |id: &str| changes.order && !by_id.contains_key(id);
         for (id, delta) in changes.texts {
             if !replaced(&id) && !gone(&id) {
-                out.push(Update::Text {
-                    message_id: id,
-                    index: 0,
-                    delta,
-                    replace: false,
-                });
+                out.text(&id, 0, &delta, false);
             }
         }
         for (call_id, delta) in changes.arguments {
@@ -259,30 +254,26 @@ impl AgUiFold {
                 if replaced(m.id()) {
                     continue;
                 }
-                out.push(Update::Arguments {
-                    message_id: m.id().to_owned(),
-                    index,
-                    name: m.tool_calls().get(index).map(|tc| tc.function.name.clone()),
-                    call_id: Some(call_id),
-                    delta,
-                    replace: false,
-                });
+                let name = m
+                    .tool_calls()
+                    .get(index)
+                    .map(|tc| tc.function.name.as_str());
+                out.arguments(m.id(), index, Some(&call_id), name, &delta, false);
             }
         }
         if changes.state {
-            out.push(Update::State {
+            out.other(Update::State {
                 state: self.client.state().clone(),
             });
         }
         if self.record_events {
-            out.extend(
-                changes
-                    .events
-                    .into_iter()
-                    .map(|event| Update::Event { event }),
-            );
+            for event in changes.events {
+                out.other(Update::Event { event });
+            }
         }
-        out.extend(batch.warnings.into_iter().map(Update::Warning));
+        for warning in batch.warnings.drain(..) {
+            out.other(Update::Warning(warning));
+        }
     }
 
     /// The AG-UI snapshot (without `outcome` and `warnings`, which the assembler adds).

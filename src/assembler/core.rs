@@ -8,7 +8,7 @@ use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChange};
 use super::detect::detect;
 use super::options::{AssemblerOptions, Protocol};
 use super::outcome::Outcome;
-use super::update::{Batch, Update};
+use super::update::{Batch, Update, UpdateSink};
 use super::warning::{Warning, WarningCode};
 use crate::codec::{Frame, FrameDecoder};
 use crate::{Error, ErrorCode, Result};
@@ -113,11 +113,18 @@ impl StreamAssembler {
     /// the events before the error are kept: [`StreamAssembler::take_updates`] returns them.
     /// The snapshot stays readable.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<Update>> {
+        let mut updates = Vec::new();
+        self.push_into(chunk, &mut updates)?;
+        Ok(updates)
+    }
+
+    /// As [`StreamAssembler::push`], handing the updates to `sink` instead of returning them.
+    pub(crate) fn push_into(&mut self, chunk: &[u8], sink: &mut dyn UpdateSink) -> Result<()> {
         self.inner.check_open()?;
         self.inner.bytes += chunk.len() as u64;
         let inner = &mut self.inner;
         let result = self.decoder.push(chunk, |frame| inner.on_frame(frame));
-        self.inner.settle(result)
+        self.inner.settle(result, sink)
     }
 
     /// Ends the input: flushes a last event that had no closing blank line, settles the
@@ -129,6 +136,13 @@ impl StreamAssembler {
     /// As [`StreamAssembler::push`]; in strict mode, a stream without a terminal event is an
     /// error too (the outcome is still settled to `truncated`).
     pub fn finish(&mut self) -> Result<Vec<Update>> {
+        let mut updates = Vec::new();
+        self.finish_into(&mut updates)?;
+        Ok(updates)
+    }
+
+    /// As [`StreamAssembler::finish`], handing the updates to `sink` instead of returning them.
+    pub(crate) fn finish_into(&mut self, sink: &mut dyn UpdateSink) -> Result<()> {
         self.inner.check_open()?;
         let inner = &mut self.inner;
         let result = self.decoder.finish(|frame| inner.on_frame(frame));
@@ -136,15 +150,14 @@ impl StreamAssembler {
         let result = result.and_then(|()| self.inner.settle_end());
         self.inner.finished = true;
         self.inner.batch.response = true;
-        self.inner.settle(result)
+        self.inner.settle(result, sink)
     }
 
     /// Updates produced but not returned because the call that produced them failed.
     pub fn take_updates(&mut self) -> Vec<Update> {
-        let outcome = self.outcome();
-        let batch = std::mem::take(&mut self.inner.batch);
-        self.inner.render(batch, outcome);
-        std::mem::take(&mut self.inner.pending)
+        let mut pending = std::mem::take(&mut self.inner.pending);
+        self.inner.render(&mut pending);
+        pending
     }
 
     /// How the stream ended so far.
@@ -316,30 +329,36 @@ impl Inner {
         Ok(())
     }
 
-    /// Turns the recorded changes into updates and returns them, or records the failure.
-    fn settle(&mut self, result: Result<()>) -> Result<Vec<Update>> {
-        if let Err(error) = &result {
-            self.failure = Some(error.clone());
-            self.batch.response = true;
-        }
-        let outcome = self.outcome();
-        let batch = std::mem::take(&mut self.batch);
-        self.render(batch, outcome);
+    /// Hands the recorded changes to `sink` as updates; after an error, records the failure
+    /// and keeps them for [`StreamAssembler::take_updates`] instead.
+    fn settle(&mut self, result: Result<()>, sink: &mut dyn UpdateSink) -> Result<()> {
         match result {
-            Ok(()) => Ok(std::mem::take(&mut self.pending)),
-            Err(error) => Err(error),
+            Ok(()) => {
+                self.render(sink);
+                Ok(())
+            }
+            Err(error) => {
+                self.failure = Some(error.clone());
+                self.batch.response = true;
+                let mut pending = std::mem::take(&mut self.pending);
+                self.render(&mut pending);
+                self.pending = pending;
+                Err(error)
+            }
         }
     }
 
-    fn render(&mut self, batch: Batch, outcome: Outcome) {
+    /// Renders the recorded changes into `sink` and clears them.
+    fn render(&mut self, sink: &mut dyn UpdateSink) {
         #[cfg(feature = "full")]
-        let quiet = batch.is_empty() && !self.ag_ui.has_changes();
+        let quiet = self.batch.is_empty() && !self.ag_ui.has_changes();
         #[cfg(not(feature = "full"))]
-        let quiet = batch.is_empty();
+        let quiet = self.batch.is_empty();
         if quiet {
             return;
         }
-        for warning in &batch.warnings {
+        let outcome = self.outcome();
+        for warning in &self.batch.warnings {
             if self.warnings.len() < MAX_WARNINGS {
                 self.warnings.push(warning.clone());
             } else {
@@ -348,10 +367,12 @@ impl Inner {
         }
         #[cfg(feature = "full")]
         if self.protocol == Some(Protocol::AgUi) {
-            self.ag_ui.render(batch, outcome, &mut self.pending);
+            self.ag_ui.render(&mut self.batch, outcome, sink);
+            self.batch.clear();
             return;
         }
-        self.agent_api.render(batch, outcome, &mut self.pending);
+        self.agent_api.render(&mut self.batch, outcome, sink);
+        self.batch.clear();
     }
 
     /// End of input without errors: settle a missing terminal event.

@@ -18,7 +18,7 @@ mod lean;
 mod options;
 mod outcome;
 mod partial_json;
-mod update;
+pub(crate) mod update;
 mod warning;
 
 pub use self::core::{StreamAssembler, MAX_WARNINGS};

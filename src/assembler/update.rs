@@ -132,8 +132,69 @@ pub(crate) struct Append {
     pub(crate) replace: bool,
 }
 
+/// Where rendered updates go: a `Vec<Update>` for the Rust API, or a buffer laid out for
+/// another host (the wasm outbox), which then need not allocate an `Update` per append.
+pub(crate) trait UpdateSink {
+    /// A part's text grew by `delta` (or was replaced by it, with `replace`).
+    fn text(&mut self, message_id: &str, index: usize, delta: &str, replace: bool);
+    /// A tool call's raw arguments grew by `delta` (or were replaced by it, with `replace`).
+    #[allow(clippy::too_many_arguments)]
+    fn arguments(
+        &mut self,
+        message_id: &str,
+        index: usize,
+        call_id: Option<&str>,
+        name: Option<&str>,
+        delta: &str,
+        replace: bool,
+    );
+    /// Any other update.
+    fn other(&mut self, update: Update);
+}
+
+impl UpdateSink for Vec<Update> {
+    fn text(&mut self, message_id: &str, index: usize, delta: &str, replace: bool) {
+        self.push(Update::Text {
+            message_id: message_id.to_owned(),
+            index,
+            delta: delta.to_owned(),
+            replace,
+        });
+    }
+
+    fn arguments(
+        &mut self,
+        message_id: &str,
+        index: usize,
+        call_id: Option<&str>,
+        name: Option<&str>,
+        delta: &str,
+        replace: bool,
+    ) {
+        self.push(Update::Arguments {
+            message_id: message_id.to_owned(),
+            index,
+            call_id: call_id.map(str::to_owned),
+            name: name.map(str::to_owned),
+            delta: delta.to_owned(),
+            replace,
+        });
+    }
+
+    fn other(&mut self, update: Update) {
+        self.push(update);
+    }
+}
+
+/// How many emptied append buffers a batch keeps for the next one, and the largest it keeps:
+/// a stream's chunks mostly touch the same few parts, so the next batch's appends reuse them
+/// instead of allocating; at most `SPARE_BUFFERS × SPARE_BYTES` (512 KiB) stays held.
+const SPARE_BUFFERS: usize = 8;
+const SPARE_BYTES: usize = 64 * 1024;
+
 /// The changes of one `push()`, recorded by slot so that the hot path (a text delta) is a
-/// comparison and a `push_str`.
+/// comparison and a `push_str`. Cleared (not dropped) after each push, so its buffers serve the
+/// next one.
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
     pub(crate) response: bool,
@@ -144,6 +205,8 @@ pub(crate) struct Batch {
     pub(crate) contents: Vec<(usize, usize)>,
     pub(crate) arguments: Vec<Append>,
     pub(crate) warnings: Vec<Warning>,
+    /// Emptied append buffers, for the next appends.
+    spare: Vec<String>,
 }
 
 impl Batch {
@@ -155,6 +218,20 @@ impl Batch {
             && self.contents.is_empty()
             && self.arguments.is_empty()
             && self.warnings.is_empty()
+    }
+
+    /// Forgets the recorded changes, keeping the buffers (within the spare limits).
+    pub(crate) fn clear(&mut self) {
+        self.response = false;
+        self.messages.clear();
+        self.contents.clear();
+        self.warnings.clear();
+        for Append { mut delta, .. } in self.texts.drain(..).chain(self.arguments.drain(..)) {
+            if self.spare.len() < SPARE_BUFFERS && delta.capacity() <= SPARE_BYTES {
+                delta.clear();
+                self.spare.push(delta);
+            }
+        }
     }
 
     pub(crate) fn touch_message(&mut self, message: usize, created: bool) {
@@ -172,16 +249,37 @@ impl Batch {
 
     /// Append text to a part (or replace it, with `replace`).
     pub(crate) fn text(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
-        append(&mut self.texts, message, part, delta, replace);
+        append(
+            &mut self.texts,
+            &mut self.spare,
+            message,
+            part,
+            delta,
+            replace,
+        );
     }
 
     /// Append to a tool call's arguments (or replace them, with `replace`).
     pub(crate) fn arguments(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
-        append(&mut self.arguments, message, part, delta, replace);
+        append(
+            &mut self.arguments,
+            &mut self.spare,
+            message,
+            part,
+            delta,
+            replace,
+        );
     }
 }
 
-fn append(list: &mut Vec<Append>, message: usize, part: usize, delta: &str, replace: bool) {
+fn append(
+    list: &mut Vec<Append>,
+    spare: &mut Vec<String>,
+    message: usize,
+    part: usize,
+    delta: &str,
+    replace: bool,
+) {
     // The newest entry is by far the most likely target: check it first.
     let found = match list.last() {
         Some(last) if last.message == message && last.part == part => list.last_mut(),
@@ -198,11 +296,15 @@ fn append(list: &mut Vec<Append>, message: usize, part: usize, delta: &str, repl
             }
             entry.delta.push_str(delta);
         }
-        None => list.push(Append {
-            message,
-            part,
-            delta: delta.to_owned(),
-            replace,
-        }),
+        None => {
+            let mut buffer = spare.pop().unwrap_or_default();
+            buffer.push_str(delta);
+            list.push(Append {
+                message,
+                part,
+                delta: buffer,
+                replace,
+            });
+        }
     }
 }

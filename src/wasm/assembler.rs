@@ -63,21 +63,24 @@ impl StreamAssemblerCore {
     #[wasm_bindgen(js_name = pushInput)]
     pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
         let chunk = self.input.get(..len).unwrap_or_default();
-        let result = self.inner.push(chunk);
-        self.updates(result)
+        self.outbox.start();
+        let result = self.inner.push_into(chunk, &mut self.outbox);
+        self.sealed(result)
     }
 
     /// Reads a chunk of already decoded text; as `pushInput`.
     #[wasm_bindgen(js_name = pushText)]
     pub fn push_text(&mut self, chunk: &str) -> Result<u32, JsValue> {
-        let result = self.inner.push(chunk.as_bytes());
-        self.updates(result)
+        self.outbox.start();
+        let result = self.inner.push_into(chunk.as_bytes(), &mut self.outbox);
+        self.sealed(result)
     }
 
     /// Ends the input; the last updates are in the outbox. Returns their count.
     pub fn finish(&mut self) -> Result<u32, JsValue> {
-        let result = self.inner.finish();
-        self.updates(result)
+        self.outbox.start();
+        let result = self.inner.finish_into(&mut self.outbox);
+        self.sealed(result)
     }
 
     /// Frees the outbox buffers once the last batch has been read.
@@ -172,12 +175,10 @@ impl StreamAssemblerCore {
         Ok(to_js(&out)?)
     }
 
-    fn updates(
-        &mut self,
-        result: crate::Result<Vec<crate::assembler::Update>>,
-    ) -> Result<u32, JsValue> {
+    /// The count of updates in the outbox, or the error with the updates before it attached.
+    fn sealed(&mut self, result: crate::Result<()>) -> Result<u32, JsValue> {
         match result {
-            Ok(updates) => Ok(self.outbox.fill(updates)),
+            Ok(()) => Ok(self.outbox.seal()),
             Err(error) => {
                 // Attach the updates of the events before the error, so nothing is lost.
                 let pending = to_js(&self.inner.take_updates()).unwrap_or(JsValue::NULL);

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use wasm_bindgen::JsValue;
 
 use super::convert::to_js;
+use crate::assembler::update::UpdateSink;
 use crate::assembler::Update;
 
 /// Words per record.
@@ -55,41 +56,16 @@ impl Outbox {
         address(self.header.as_ptr())
     }
 
-    /// Lays out `updates` and returns how many records there are.
-    pub fn fill(&mut self, updates: Vec<Update>) -> u32 {
+    /// Empties the outbox for the next batch (the string table stays).
+    pub fn start(&mut self) {
         self.records.clear();
         self.text.clear();
         self.others.clear();
-        for update in updates {
-            match update {
-                Update::Text {
-                    message_id,
-                    index,
-                    delta,
-                    replace,
-                } => {
-                    let id = self.intern(message_id);
-                    self.append(KIND_TEXT, replace, id, index, &delta, 0, 0);
-                }
-                Update::Arguments {
-                    message_id,
-                    index,
-                    call_id,
-                    name,
-                    delta,
-                    replace,
-                } => {
-                    let id = self.intern(message_id);
-                    let call_id = call_id.map_or(0, |s| self.intern(s));
-                    let name = name.map_or(0, |s| self.intern(s));
-                    self.append(KIND_ARGUMENTS, replace, id, index, &delta, call_id, name);
-                }
-                other => {
-                    self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
-                    self.others.push(other);
-                }
-            }
-        }
+    }
+
+    /// Writes the header for the updates received since [`Outbox::start`] and returns how
+    /// many records there are.
+    pub fn seal(&mut self) -> u32 {
         let count = self.records.len() / RECORD_WORDS;
         *self.header = [
             address(self.records.as_ptr()),
@@ -152,22 +128,49 @@ impl Outbox {
     }
 
     /// The position of `s` in the string table, plus one; added when new.
-    fn intern(&mut self, s: String) -> u32 {
-        if self.strings.get(self.last) == Some(&s) {
+    fn intern(&mut self, s: &str) -> u32 {
+        if self.strings.get(self.last).map(String::as_str) == Some(s) {
             return word(self.last + 1);
         }
         // `usize` positions: the same map type as the fold's ids, so one copy of its code.
-        let position = match self.positions.get(&s) {
+        let position = match self.positions.get(s) {
             Some(&position) => position,
             None => {
-                self.strings.push(s.clone());
+                self.strings.push(s.to_owned());
                 let position = self.strings.len();
-                self.positions.insert(s, position);
+                self.positions.insert(s.to_owned(), position);
                 position
             }
         };
         self.last = position - 1;
         word(position)
+    }
+}
+
+impl UpdateSink for Outbox {
+    fn text(&mut self, message_id: &str, index: usize, delta: &str, replace: bool) {
+        let id = self.intern(message_id);
+        self.append(KIND_TEXT, replace, id, index, delta, 0, 0);
+    }
+
+    fn arguments(
+        &mut self,
+        message_id: &str,
+        index: usize,
+        call_id: Option<&str>,
+        name: Option<&str>,
+        delta: &str,
+        replace: bool,
+    ) {
+        let id = self.intern(message_id);
+        let call_id = call_id.map_or(0, |s| self.intern(s));
+        let name = name.map_or(0, |s| self.intern(s));
+        self.append(KIND_ARGUMENTS, replace, id, index, delta, call_id, name);
+    }
+
+    fn other(&mut self, update: Update) {
+        self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
+        self.others.push(update);
     }
 }
 

@@ -7,7 +7,7 @@ use super::{
     MessageSlot, PartSlot, ToolCall, ToolCallChange,
 };
 use crate::assembler::outcome::Outcome;
-use crate::assembler::update::{Append, Batch, Update};
+use crate::assembler::update::{Batch, Update, UpdateSink};
 use crate::protocol::{Content, ContentBody, Message, RunStatus};
 
 impl PartSlot {
@@ -85,11 +85,12 @@ impl AgentApiFold {
             .collect()
     }
 
-    /// Turns a batch of recorded changes into updates, reading current values.
-    pub(crate) fn render(&self, batch: Batch, outcome: Outcome, out: &mut Vec<Update>) {
+    /// Turns a batch of recorded changes into updates, reading current values, and hands them
+    /// to `out`. Takes the batch's warnings; the caller clears the rest.
+    pub(crate) fn render(&self, batch: &mut Batch, outcome: Outcome, out: &mut dyn UpdateSink) {
         if batch.response {
             let r = &self.response;
-            out.push(Update::Response {
+            out.other(Update::Response {
                 status: r.status.as_str().to_owned(),
                 id: r.id.clone(),
                 outcome,
@@ -97,9 +98,9 @@ impl AgentApiFold {
                 usage: r.usage.clone().map(Value::Object),
             });
         }
-        for (slot, created) in batch.messages {
+        for &(slot, created) in &batch.messages {
             if let Some(m) = self.messages.get(slot) {
-                out.push(Update::Message {
+                out.other(Update::Message {
                     id: m.message.id.clone(),
                     role: m.message.role.map(|r| r.as_str().to_owned()),
                     message_type: m.message.message_type.as_str().to_owned(),
@@ -108,29 +109,18 @@ impl AgentApiFold {
                 });
             }
         }
-        for Append {
-            message,
-            part,
-            delta,
-            replace,
-        } in batch.texts
-        {
-            if let Some(m) = self.messages.get(message) {
-                out.push(Update::Text {
-                    message_id: m.message.id.clone(),
-                    index: part,
-                    delta,
-                    replace,
-                });
+        for append in &batch.texts {
+            if let Some(m) = self.messages.get(append.message) {
+                out.text(&m.message.id, append.part, &append.delta, append.replace);
             }
         }
-        for (message, index) in batch.contents {
+        for &(message, index) in &batch.contents {
             let Some(m) = self.messages.get(message) else {
                 continue;
             };
             if let Some(Some(p)) = m.parts.get(index) {
                 if let Ok(part) = serde_json::to_value(p.to_content()) {
-                    out.push(Update::Content {
+                    out.other(Update::Content {
                         message_id: m.message.id.clone(),
                         index,
                         part,
@@ -138,35 +128,31 @@ impl AgentApiFold {
                 }
             }
         }
-        for Append {
-            message,
-            part,
-            delta,
-            replace,
-        } in batch.arguments
-        {
-            let Some(m) = self.messages.get(message) else {
+        for append in &batch.arguments {
+            let Some(m) = self.messages.get(append.message) else {
                 continue;
             };
-            let data =
-                m.parts
-                    .get(part)
-                    .and_then(Option::as_ref)
-                    .and_then(|p| match &p.content.body {
-                        ContentBody::Data { data } => data.as_ref(),
-                        _ => None,
-                    });
-            let field = |key: &str| str_field(data, key);
-            out.push(Update::Arguments {
-                message_id: m.message.id.clone(),
-                index: part,
-                call_id: field("call_id"),
-                name: field("name"),
-                delta,
-                replace,
-            });
+            let data = m
+                .parts
+                .get(append.part)
+                .and_then(Option::as_ref)
+                .and_then(|p| match &p.content.body {
+                    ContentBody::Data { data } => data.as_ref(),
+                    _ => None,
+                });
+            let field = |key: &str| str_field_ref(data, key);
+            out.arguments(
+                &m.message.id,
+                append.part,
+                field("call_id"),
+                field("name"),
+                &append.delta,
+                append.replace,
+            );
         }
-        out.extend(batch.warnings.into_iter().map(Update::Warning));
+        for warning in batch.warnings.drain(..) {
+            out.other(Update::Warning(warning));
+        }
     }
 
     /// Every tool call so far, with its raw arguments and the matching output.
@@ -340,9 +326,12 @@ impl AgentApiFold {
     }
 }
 
+/// A string field of a data part.
+fn str_field_ref<'a>(data: Option<&'a crate::protocol::JsonMap>, key: &str) -> Option<&'a str> {
+    data.and_then(|d| d.get(key)).and_then(Value::as_str)
+}
+
 /// A string field of a data part, owned.
 fn str_field(data: Option<&crate::protocol::JsonMap>, key: &str) -> Option<String> {
-    data.and_then(|d| d.get(key))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
+    str_field_ref(data, key).map(str::to_owned)
 }
