@@ -41,3 +41,5 @@ pub use frame::Frame;
 pub use limits::{Limits, DEFAULT_MAX_EVENT_BYTES};
 pub use ndjson::NdjsonDecoder;
 pub use sse::SseDecoder;
+#[cfg(target_arch = "wasm32")]
+pub(crate) use utf8::push_utf16;

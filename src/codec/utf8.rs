@@ -24,6 +24,75 @@ pub(crate) fn check(bytes: &[u8], line_offset: u64, value_offset: usize) -> Resu
     })
 }
 
+/// Appends `text` as UTF-16 code units: eight bytes at a time up to the next non-ASCII byte,
+/// then that character decoded from its (valid) UTF-8.
+/// (Used by the wasm outbox; tested natively.)
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn push_utf16(out: &mut Vec<u16>, text: &str) {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let start = out.len();
+    // UTF-16 never takes more units than UTF-8 takes bytes.
+    out.resize(start + bytes.len(), 0);
+    let Some(units) = out.get_mut(start..) else {
+        return;
+    };
+    let continuation = |at: usize| u32::from(bytes.get(at).copied().unwrap_or(0) & 0x3F);
+    let (mut at, mut written) = (0, 0);
+    loop {
+        // `written <= at`, so the eight units fit whenever the eight bytes exist. All eight
+        // are widened; those past the first non-ASCII byte are overwritten after it.
+        if let (Some(eight), Some(dst)) =
+            (bytes.get(at..at + 8), units.get_mut(written..written + 8))
+        {
+            let high = u64::from_le_bytes(eight.try_into().unwrap_or([0x80; 8])) & HIGH_BITS;
+            for (unit, &byte) in dst.iter_mut().zip(eight) {
+                *unit = u16::from(byte);
+            }
+            let ascii = (high.trailing_zeros() / 8) as usize;
+            at += ascii;
+            written += ascii;
+            if high == 0 {
+                continue;
+            }
+        }
+        let Some(&lead) = bytes.get(at) else {
+            break;
+        };
+        let (code, width) = match lead {
+            0x00..=0x7F => (u32::from(lead), 1),
+            0x80..=0xDF => ((u32::from(lead & 0x1F) << 6) | continuation(at + 1), 2),
+            0xE0..=0xEF => (
+                (u32::from(lead & 0x0F) << 12) | (continuation(at + 1) << 6) | continuation(at + 2),
+                3,
+            ),
+            _ => (
+                (u32::from(lead & 0x07) << 18)
+                    | (continuation(at + 1) << 12)
+                    | (continuation(at + 2) << 6)
+                    | continuation(at + 3),
+                4,
+            ),
+        };
+        at += width;
+        if code < 0x1_0000 {
+            if let Some(unit) = units.get_mut(written) {
+                *unit = code as u16;
+            }
+            written += 1;
+        } else {
+            let high = 0xD800 | ((code - 0x1_0000) >> 10);
+            let low = 0xDC00 | (code & 0x3FF);
+            if let Some([h, l]) = units.get_mut(written..written + 2) {
+                *h = high as u16;
+                *l = low as u16;
+            }
+            written += 2;
+        }
+    }
+    out.truncate(start + written);
+}
+
 /// Strips one UTF-8 BOM at the very start of a stream, even when it arrives split over chunks.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct BomStripper {
@@ -135,5 +204,40 @@ mod tests {
         assert_eq!(err.code(), ErrorCode::InvalidUtf8);
         assert_eq!(err.offset(), Some(10));
         assert!(err.message().contains("at byte 17"));
+    }
+
+    fn utf16(text: &str, before: &[u16]) -> Vec<u16> {
+        let mut out = before.to_vec();
+        push_utf16(&mut out, text);
+        out
+    }
+
+    #[test]
+    fn utf16_of_every_width_and_at_every_alignment() {
+        for text in [
+            "",
+            "plain ASCII longer than eight bytes",
+            "é",
+            "aé",
+            "ж中😀",
+            "12345678é12345678",
+            "1234567😀",
+            "👩‍💻 ok, 中文 ✓ €",
+            "\u{0}\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        ] {
+            for pad in 0..9 {
+                let text = format!("{}{text}", "x".repeat(pad));
+                let expected: Vec<u16> = [7u16].into_iter().chain(text.encode_utf16()).collect();
+                assert_eq!(utf16(&text, &[7]), expected, "{text:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn utf16_matches_std(text in "\\PC*", prefix in proptest::collection::vec(0u16..100, 0..3)) {
+            let expected: Vec<u16> = prefix.iter().copied().chain(text.encode_utf16()).collect();
+            proptest::prop_assert_eq!(utf16(&text, &prefix), expected);
+        }
     }
 }

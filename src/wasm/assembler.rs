@@ -90,6 +90,13 @@ impl StreamAssemblerCore {
         self.input = Vec::new();
     }
 
+    /// Whether the JS class decodes UTF-16: texts with non-ASCII characters then reach the
+    /// outbox as UTF-16 (see `src/wasm/outbox.rs`).
+    #[wasm_bindgen(js_name = useUtf16)]
+    pub fn use_utf16(&mut self, on: bool) {
+        self.outbox.set_utf16(on);
+    }
+
     /// The address in wasm memory of the outbox header (see `src/wasm/outbox.rs`).
     #[wasm_bindgen(getter)]
     pub fn outbox(&self) -> u32 {

@@ -7,12 +7,18 @@
 //! and tool names from a table of strings it was sent once (see `pkg-template/assembler.js`).
 //!
 //! Layout, read by JS after each call: the [`Outbox::header`] words are
-//! `[records pointer, records count, text pointer, new strings, other updates]`; each record
-//! is [`RECORD_WORDS`] words:
-//! `[kind, replace, message id, part index, text start, text end, call id, name]`, where ids
-//! and names are positions in the string table plus one (`0` is `null`) and text offsets are
-//! into the text bytes. A record of kind [`KIND_OTHER`] stands for the next object of
-//! [`Outbox::take_others`].
+//! `[records pointer, records count, text pointer, new strings, other updates, UTF-16 text
+//! pointer]`; each record is [`RECORD_WORDS`] words:
+//! `[kind, flags, message id, part index, text start, text end, call id, name]`, where ids
+//! and names are positions in the string table plus one (`0` is `null`). Flags: [`REPLACE`],
+//! and [`UTF16`] when the text is UTF-16 code units (offsets into the UTF-16 text, in units)
+//! rather than UTF-8 bytes (offsets into the text bytes). A record of kind [`KIND_OTHER`]
+//! stands for the next object of [`Outbox::take_others`].
+//!
+//! Why two encodings: JS engines decode ASCII UTF-8 about as fast as they copy it, but UTF-8
+//! with other characters several times slower than UTF-16 (Node 20, ~200-character texts,
+//! ~10% non-ASCII: `TextDecoder` 723 ns for UTF-8, 254 ns for UTF-16LE; bench/README.md). So
+//! a text with non-ASCII characters is transcoded here, where it was already validated.
 
 use std::collections::HashMap;
 
@@ -21,6 +27,7 @@ use wasm_bindgen::JsValue;
 use super::convert::to_js;
 use crate::assembler::update::UpdateSink;
 use crate::assembler::Update;
+use crate::codec::push_utf16;
 
 /// Words per record.
 pub const RECORD_WORDS: usize = 8;
@@ -30,9 +37,13 @@ pub const KIND_OTHER: u32 = 0;
 pub const KIND_TEXT: u32 = 1;
 /// A tool call's arguments append.
 pub const KIND_ARGUMENTS: u32 = 2;
+/// Record flag: the text replaces the part's text instead of extending it.
+pub const REPLACE: u32 = 1;
+/// Record flag: the text is UTF-16 code units.
+pub const UTF16: u32 = 2;
 
 /// Words in [`Outbox::header`].
-const HEADER_WORDS: usize = 5;
+const HEADER_WORDS: usize = 6;
 
 /// The last batch, laid out for the JS class, and the strings it already holds.
 #[derive(Default)]
@@ -40,6 +51,10 @@ pub struct Outbox {
     header: Box<[u32; HEADER_WORDS]>,
     records: Vec<u32>,
     text: Vec<u8>,
+    /// Texts with non-ASCII characters, as UTF-16 (when `utf16` is on).
+    text16: Vec<u16>,
+    /// Whether the host decodes UTF-16 (JS's `TextDecoder("utf-16le")`).
+    utf16: bool,
     others: Vec<Update>,
     /// Every string sent to JS, by position; JS keeps the same list.
     strings: Vec<String>,
@@ -56,10 +71,16 @@ impl Outbox {
         address(self.header.as_ptr())
     }
 
+    /// Sends texts with non-ASCII characters as UTF-16 from now on (off: always UTF-8).
+    pub fn set_utf16(&mut self, on: bool) {
+        self.utf16 = on;
+    }
+
     /// Empties the outbox for the next batch (the string table stays).
     pub fn start(&mut self) {
         self.records.clear();
         self.text.clear();
+        self.text16.clear();
         self.others.clear();
     }
 
@@ -73,6 +94,7 @@ impl Outbox {
             address(self.text.as_ptr()),
             word(self.strings.len() - self.sent),
             word(self.others.len()),
+            address(self.text16.as_ptr()),
         ];
         word(count)
     }
@@ -98,6 +120,7 @@ impl Outbox {
     pub fn release(&mut self) {
         self.records = Vec::new();
         self.text = Vec::new();
+        self.text16 = Vec::new();
         self.others = Vec::new();
     }
 
@@ -112,19 +135,19 @@ impl Outbox {
         call_id: u32,
         name: u32,
     ) {
-        let start = word(self.text.len());
-        self.text.extend_from_slice(delta.as_bytes());
-        let end = word(self.text.len());
-        self.records.extend_from_slice(&[
-            kind,
-            u32::from(replace),
-            id,
-            word(index),
-            start,
-            end,
-            call_id,
-            name,
-        ]);
+        let mut flags = if replace { REPLACE } else { 0 };
+        let (start, end) = if self.utf16 && !delta.is_ascii() {
+            flags |= UTF16;
+            let start = self.text16.len();
+            push_utf16(&mut self.text16, delta);
+            (word(start), word(self.text16.len()))
+        } else {
+            let start = self.text.len();
+            self.text.extend_from_slice(delta.as_bytes());
+            (word(start), word(self.text.len()))
+        };
+        self.records
+            .extend_from_slice(&[kind, flags, id, word(index), start, end, call_id, name]);
     }
 
     /// The position of `s` in the string table, plus one; added when new.

@@ -222,8 +222,8 @@ export const assemblerCases = {
         expected[`${id}#${index}`] += piece;
       }
     }
-    events.push(text(seq++, "m3", 0, false, "completed", "replaced"));
-    expected["m3#0"] = "replaced";
+    events.push(text(seq++, "m3", 0, false, "completed", "replacé 😀"));
+    expected["m3#0"] = "replacé 😀";
     // A delta of several MiB in the last push grows the wasm memory while the batch is built.
     const big = "é".repeat(3 << 20);
     events.push(text(seq++, "m1", 0, true, "in_progress", big));
@@ -277,7 +277,7 @@ export const assemblerCases = {
     const stream = utf8(RUN.replace(/data: \{"sequence_number":16,[^\n]*\n\n/, "") + sse([
       message(16, "c2", "plugin_call", "in_progress"),
       data(17, "c2", true, "in_progress", { call_id: "call_2", arguments: '{"q": "a\\' }),
-      data(18, "c2", true, "in_progress", { arguments: 'nb", "n": [1, 2' }),
+      data(18, "c2", true, "in_progress", { arguments: 'nb é 中文 😀", "n": [1, 2' }),
       data(19, "c2", true, "in_progress", { name: "search", arguments: "]}" }),
       message(20, "c3", "function_call", "in_progress"),
       data(21, "c3", true, "in_progress", { call_id: "call_3", name: "f", arguments: '{"x": 1' }),
@@ -291,18 +291,30 @@ export const assemblerCases = {
     const expected = oneShot.toolCalls();
     oneShot.free();
     assert.deepStrictEqual(expected.map((c) => c.callId), ["call_1", "call_2"]);
-    assert.deepStrictEqual(expected[1].parsed, { q: "a\nb", n: [1, 2] });
+    assert.deepStrictEqual(expected[1].parsed, { q: "a\nb é 中文 😀", n: [1, 2] });
     assert.strictEqual(expected[1].name, "search");
     for (const step of [1, 2, 3, 7, 64, 1000]) {
       const asm = new StreamAssembler();
       let last = [];
+      // The `arguments` updates, folded, spell each call's arguments too.
+      const appended = {};
+      const fold = (updates) => {
+        for (const u of updates) {
+          if (u.type !== "arguments") continue;
+          const key = `${u.messageId}#${u.index}`;
+          appended[key] = u.replace ? u.delta : (appended[key] ?? "") + u.delta;
+        }
+      };
       for (let i = 0; i < stream.length; i += step) {
-        asm.push(stream.subarray(i, i + step));
+        fold(asm.push(stream.subarray(i, i + step)));
         last = asm.toolCalls();
       }
-      asm.finish();
+      fold(asm.finish());
       last = asm.toolCalls();
       assert.deepStrictEqual(last, expected, `step ${step}`);
+      for (const call of expected) {
+        assert.strictEqual(appended[`${call.messageId}#${call.index}`], call.arguments, `step ${step}`);
+      }
       asm.free();
     }
   },
