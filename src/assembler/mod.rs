@@ -20,6 +20,7 @@ mod outcome;
 mod partial_json;
 pub(crate) mod update;
 mod warning;
+pub(crate) mod words;
 
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
 pub use agent_api::{ToolCall, ToolCallChange, MAX_PARTS_PER_MESSAGE};

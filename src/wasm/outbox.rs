@@ -26,6 +26,7 @@ use wasm_bindgen::JsValue;
 
 use super::convert::to_js;
 use crate::assembler::update::UpdateSink;
+use crate::assembler::words::same;
 use crate::assembler::Update;
 use crate::codec::push_utf16;
 
@@ -152,7 +153,11 @@ impl Outbox {
 
     /// The position of `s` in the string table, plus one; added when new.
     fn intern(&mut self, s: &str) -> u32 {
-        if self.strings.get(self.last).map(String::as_str) == Some(s) {
+        if self
+            .strings
+            .get(self.last)
+            .is_some_and(|last| same(last, s))
+        {
             return word(self.last + 1);
         }
         // `usize` positions: the same map type as the fold's ids, so one copy of its code.

@@ -22,6 +22,7 @@ use super::lean::{LeanEvent, LeanReader};
 use super::outcome::Outcome;
 use super::partial_json::{Op, PartialJson};
 use super::update::Batch;
+use super::words::same;
 
 mod view;
 use super::warning::{Warning, WarningCode};
@@ -487,7 +488,11 @@ impl AgentApiFold {
 
     fn lookup(&mut self, id: &str) -> Option<usize> {
         if let Some(slot) = self.last_slot {
-            if self.messages.get(slot).map(|m| m.message.id.as_str()) == Some(id) {
+            if self
+                .messages
+                .get(slot)
+                .is_some_and(|m| same(&m.message.id, id))
+            {
                 return Some(slot);
             }
         }

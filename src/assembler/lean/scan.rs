@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::{Field, LeanEvent, SeqNo};
+use crate::assembler::words::starts_with;
 
 /// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
 #[cfg(test)]
@@ -209,25 +210,6 @@ fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
     (reader.at == json.len()).then_some((event, text_at))
 }
 
-/// Whether `bytes` starts with `prefix`, compared eight bytes at a time (in wasm, the
-/// `memcmp` that `<[u8]>::starts_with` calls compares one byte at a time).
-fn starts_with(bytes: &[u8], prefix: &[u8]) -> bool {
-    let Some(mut head) = bytes.get(..prefix.len()) else {
-        return false;
-    };
-    let mut prefix = prefix;
-    while let (Some((a, rest_a)), Some((b, rest_b))) = (
-        head.split_first_chunk::<8>(),
-        prefix.split_first_chunk::<8>(),
-    ) {
-        if u64::from_ne_bytes(*a) != u64::from_ne_bytes(*b) {
-            return false;
-        }
-        (head, prefix) = (rest_a, rest_b);
-    }
-    head == prefix
-}
-
 struct Reader<'a> {
     json: &'a str,
     at: usize,
@@ -280,7 +262,7 @@ impl<'a> Reader<'a> {
         let found = self
             .bytes()
             .get(self.at..)
-            .is_some_and(|rest| rest.starts_with(literal));
+            .is_some_and(|rest| starts_with(rest, literal));
         if found {
             self.at += literal.len();
         }
