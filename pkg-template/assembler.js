@@ -49,6 +49,15 @@ function decode(flags, start, end, text8, text16) {
   return decoder.decode(memoryBytes.subarray(text8 + start, text8 + end));
 }
 
+// What the core's push and finish return on failure; the error is then taken with takeError.
+const FAILED = 0xffffffff;
+
+// `count`, or the core's error thrown (carrying the updates before it).
+function checked(core, count) {
+  if (count === FAILED) throw core.takeError();
+  return count;
+}
+
 function agentwireError(code, message) {
   const error = new Error(message);
   error.name = "AgentwireError";
@@ -128,7 +137,7 @@ export class StreamAssembler {
 
   push(chunk) {
     const core = this.#live();
-    if (typeof chunk === "string") return this.#batch(core.pushText(chunk));
+    if (typeof chunk === "string") return this.#batch(checked(core, core.pushText(chunk)));
     let bytes;
     if (chunk instanceof Uint8Array) bytes = chunk;
     else if (ArrayBuffer.isView(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -142,12 +151,12 @@ export class StreamAssembler {
     }
     refreshViews();
     memoryBytes.set(bytes, this.#input);
-    return this.#batch(core.pushInput(size));
+    return this.#batch(checked(core, core.pushInput(size)));
   }
 
   finish() {
     const core = this.#live();
-    const updates = this.#batch(core.finish());
+    const updates = this.#batch(checked(core, core.finish()));
     core.releaseOutbox();
     this.#inputSize = 0;
     return updates;

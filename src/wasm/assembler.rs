@@ -23,7 +23,13 @@ pub struct StreamAssemblerCore {
     /// Where the JS class copies a chunk before `pushInput` (reused; grows to the largest
     /// chunk, released by `releaseOutbox`).
     input: Vec<u8>,
+    /// The error of the last call that returned [`FAILED`], until `takeError`.
+    error: Option<crate::Error>,
 }
+
+/// What `pushInput`, `pushText` and `finish` return when they fail (never a count: a batch
+/// holds far fewer updates).
+pub const FAILED: u32 = u32::MAX;
 
 /// The identity and metadata of a tool call as last sent to the JS mirror.
 struct CallMeta {
@@ -45,6 +51,7 @@ impl StreamAssemblerCore {
             seen: Vec::new(),
             outbox: Outbox::default(),
             input: Vec::new(),
+            error: None,
         })
     }
 
@@ -59,9 +66,10 @@ impl StreamAssemblerCore {
     }
 
     /// Reads the first `len` bytes of the input buffer as the next chunk; its coalesced
-    /// updates are in the outbox. Returns their count.
+    /// updates are in the outbox. Returns their count, or [`FAILED`] with the error kept for
+    /// `takeError` (a plain number return saves the JS array of a `Result` per chunk).
     #[wasm_bindgen(js_name = pushInput)]
-    pub fn push_input(&mut self, len: usize) -> Result<u32, JsValue> {
+    pub fn push_input(&mut self, len: usize) -> u32 {
         let chunk = self.input.get(..len).unwrap_or_default();
         self.outbox.start();
         let result = self.inner.push_into(chunk, &mut self.outbox);
@@ -70,17 +78,30 @@ impl StreamAssemblerCore {
 
     /// Reads a chunk of already decoded text; as `pushInput`.
     #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, chunk: &str) -> Result<u32, JsValue> {
+    pub fn push_text(&mut self, chunk: &str) -> u32 {
         self.outbox.start();
         let result = self.inner.push_into(chunk.as_bytes(), &mut self.outbox);
         self.sealed(result)
     }
 
-    /// Ends the input; the last updates are in the outbox. Returns their count.
-    pub fn finish(&mut self) -> Result<u32, JsValue> {
+    /// Ends the input; the last updates are in the outbox. Returns as `pushInput`.
+    pub fn finish(&mut self) -> u32 {
         self.outbox.start();
         let result = self.inner.finish_into(&mut self.outbox);
         self.sealed(result)
+    }
+
+    /// The error of the call that returned [`FAILED`], as a JS `Error` carrying the updates of
+    /// the events before it in `updates`, so nothing is lost.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> JsValue {
+        let Some(error) = self.error.take() else {
+            return JsValue::NULL;
+        };
+        let pending = to_js(&self.inner.take_updates()).unwrap_or(JsValue::NULL);
+        let js: JsValue = error.into();
+        let _ = js_sys::Reflect::set(&js, &JsValue::from_str("updates"), &pending);
+        js
     }
 
     /// Frees the outbox buffers once the last batch has been read.
@@ -183,15 +204,12 @@ impl StreamAssemblerCore {
     }
 
     /// The count of updates in the outbox, or the error with the updates before it attached.
-    fn sealed(&mut self, result: crate::Result<()>) -> Result<u32, JsValue> {
+    fn sealed(&mut self, result: crate::Result<()>) -> u32 {
         match result {
-            Ok(()) => Ok(self.outbox.seal()),
+            Ok(()) => self.outbox.seal(),
             Err(error) => {
-                // Attach the updates of the events before the error, so nothing is lost.
-                let pending = to_js(&self.inner.take_updates()).unwrap_or(JsValue::NULL);
-                let js: JsValue = error.into();
-                let _ = js_sys::Reflect::set(&js, &JsValue::from_str("updates"), &pending);
-                Err(js)
+                self.error = Some(error);
+                FAILED
             }
         }
     }
