@@ -300,14 +300,21 @@ impl<'a> Reader<'a> {
     /// exponent.
     fn integer(&mut self) -> Option<u64> {
         let start = self.at;
-        let mut value = 0u64;
-        while let Some(digit @ b'0'..=b'9') = self.peek() {
-            value = value
-                .checked_mul(10)?
-                .checked_add(u64::from(digit - b'0'))?;
-            self.at += 1;
-        }
-        let leading_zero = self.at - start > 1 && self.bytes().get(start) == Some(&b'0');
+        let rest = self.bytes().get(start..).unwrap_or_default();
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let run = rest.get(..digits).unwrap_or_default();
+        // Up to 19 digits cannot overflow (10^19 - 1 < 2^64): plain arithmetic, which in wasm
+        // avoids the 128-bit multiply behind `checked_mul`.
+        let value = if digits <= 19 {
+            run.iter()
+                .fold(0u64, |value, &digit| value * 10 + u64::from(digit - b'0'))
+        } else {
+            run.iter().try_fold(0u64, |value, &digit| {
+                value.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
+            })?
+        };
+        self.at = start + digits;
+        let leading_zero = digits > 1 && run.first() == Some(&b'0');
         if leading_zero || matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
             return None;
         }
