@@ -270,8 +270,7 @@ impl SseDecoder {
                     continue;
                 }
             }
-            self.complete_line(content, start, sink)?;
-            rest = next;
+            rest = self.complete_line(content, start, next, sink)?;
         }
         self.offset = base + bytes.len() as u64;
         Ok(())
@@ -334,18 +333,33 @@ impl SseDecoder {
     }
 
     /// Processes a line whose terminator has arrived; `content` is its part in this chunk,
-    /// starting at stream offset `start`, after any bytes carried over in `line`.
-    fn complete_line<F>(&mut self, content: &[u8], start: u64, sink: &mut F) -> Result<()>
+    /// starting at stream offset `start`, after any bytes carried over in `line`; `next` is
+    /// what follows its terminator. Returns where to go on: `next`, or past the blank line
+    /// when a carried-over `data` line made a whole event with it (dispatched from the line,
+    /// as [`SseDecoder::single_line_event`] does, without copying it into the data buffer).
+    fn complete_line<'c, F>(
+        &mut self,
+        content: &[u8],
+        start: u64,
+        next: &'c [u8],
+        sink: &mut F,
+    ) -> Result<&'c [u8]>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         if self.line.is_empty() {
-            return self.process_line(content, start, sink);
+            return self.process_line(content, start, sink).map(|()| next);
         }
         let mut line = std::mem::take(&mut self.line);
         self.tally(content.len());
         line.extend_from_slice(content);
-        let result = self.process_line(&line, self.line_start, sink);
+        let result = match self.single_line_event(&line, next, self.line_start, sink) {
+            Ok(Some(after)) => Ok(after),
+            Ok(None) => self
+                .process_line(&line, self.line_start, sink)
+                .map(|()| next),
+            Err(error) => Err(error),
+        };
         line.clear();
         self.line = line;
         result
