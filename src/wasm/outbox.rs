@@ -1,5 +1,5 @@
 //! How a batch of [`Update`]s reaches JavaScript: text and argument appends as numbers and
-//! UTF-8 bytes in wasm memory, every other update as a plain object.
+//! text in wasm memory, every other update as a plain object.
 //!
 //! A chunk of a stream mostly produces text appends. Building each as a JS object from Rust
 //! costs a boundary call per property and a decoded string per id; here the JS class reads a
@@ -17,8 +17,10 @@
 //!
 //! Why two encodings: JS engines decode ASCII UTF-8 about as fast as they copy it, but UTF-8
 //! with other characters several times slower than UTF-16 (Node 20, ~200-character texts,
-//! ~10% non-ASCII: `TextDecoder` 723 ns for UTF-8, 254 ns for UTF-16LE; bench/README.md). So
-//! a text with non-ASCII characters is transcoded here, where it was already validated.
+//! ~10% non-ASCII: `TextDecoder` ~700 ns for UTF-8; `Buffer#toString("utf16le")` ~90 ns;
+//! `bench/decode-strings.mjs`). So where the host has such a fast path (Node's `Buffer`, see
+//! `pkg-template/assembler.js`), a text with non-ASCII characters is transcoded here, where it
+//! was already validated.
 
 use std::collections::HashMap;
 
