@@ -22,6 +22,9 @@ use crate::Result;
 /// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
 #[derive(Debug, Default)]
 struct Mirror {
+    /// The message the call was in when the consumer last saw it: a call id that reappears in
+    /// another message (its first one removed by a snapshot) is a new entry for the consumer.
+    message_id: String,
     parser: PartialJson,
     /// The raw arguments the consumer has seen (to detect a replacement by a snapshot).
     seen: String,
@@ -359,11 +362,15 @@ impl AgUiFold {
         for m in self.client.messages() {
             for (index, tc) in m.tool_calls().iter().enumerate() {
                 let args = tc.function.arguments.as_str();
-                let mirror = self.mirrors.entry(tc.id.clone()).or_insert_with(|| Mirror {
+                let fresh = || Mirror {
+                    message_id: m.id().to_owned(),
                     replaced: true,
                     ..Mirror::default()
-                });
-                if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
+                };
+                let mirror = self.mirrors.entry(tc.id.clone()).or_insert_with(fresh);
+                if mirror.message_id != m.id() {
+                    *mirror = fresh();
+                } else if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
                     mirror.parser = PartialJson::new();
                     mirror.seen.clear();
                     mirror.replaced = true;
@@ -552,5 +559,31 @@ mod tests {
         let all = whole.push(format!("{head}{tail}").as_bytes()).unwrap();
         assert_eq!(status(&all, "m1").as_deref(), Some("completed"));
         assert_eq!(status(&all, "m2").as_deref(), Some("completed"));
+    }
+
+    /// A call id that reappears in another message (the first one removed by a snapshot) is a
+    /// new call for the mirror: its arguments are sent whole, not as the part the old one saw.
+    #[test]
+    fn a_call_id_reused_in_another_message_is_mirrored_whole() {
+        let head = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
+            json!({"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1","delta":"{\"q\":"}),
+        ]);
+        let tail = sse(&[
+            json!({"type":"MESSAGES_SNAPSHOT","messages":[]}),
+            json!({"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"f","parentMessageId":"m2","delta":"{\"q\":"}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        asm.push(head.as_bytes()).unwrap();
+        let first = asm.tool_call_changes();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].message_id, "m1");
+        asm.push(tail.as_bytes()).unwrap();
+        let second = asm.tool_call_changes();
+        assert_eq!(second.len(), 1);
+        assert_eq!(second[0].message_id, "m2");
+        assert!(second[0].raw_replace);
+        assert_eq!(second[0].raw_delta, "{\"q\":");
+        assert!(!second[0].ops.is_empty(), "the parsed value is rebuilt");
     }
 }
