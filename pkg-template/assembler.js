@@ -13,21 +13,23 @@ const KIND_TEXT = 1;
 const KIND_ARGUMENTS = 2;
 const REPLACE = 1;
 const UTF16 = 2;
+const ASCII = 4;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 let memoryBytes = new Uint8Array(0);
 let memoryWords = new Uint32Array(0);
 
 // Node's Buffer, when the node entry provides it (`useNodeBuffer`), and a Buffer over the wasm
 // memory. Engines turn UTF-8 with non-ASCII characters into a string several times slower than
-// they copy UTF-16 or Latin-1 (Node 20, ~200 characters, ~10% non-ASCII: TextDecoder 723 ns,
-// Buffer#toString("utf16le") 86 ns; bench/README.md). With a Buffer, the core sends such texts
-// as UTF-16 and every other text is ASCII, read as Latin-1. Elsewhere texts stay UTF-8.
+// they copy UTF-16 or Latin-1 (Node 20, ~200 characters, ~10% non-ASCII: TextDecoder ~700 ns,
+// Buffer#toString("utf16le") ~90 ns; bench/decode-strings.mjs). With a Buffer, the core sends
+// such texts as UTF-16 and marks the others ASCII, read as Latin-1. Elsewhere texts stay UTF-8.
 let NodeBuffer = null;
 let memoryBuffer = null;
 
-/** Called by the node entry before any assembler exists. */
+/** Called by the node entry, before it exports anything. */
 export function useNodeBuffer(Buffer) {
   NodeBuffer = Buffer;
+  memoryBytes = new Uint8Array(0); // the next refreshViews() makes the Buffer view too
 }
 
 // Views of the wasm memory; a memory that grew detached the old ones (their length is then 0).
@@ -41,11 +43,12 @@ function refreshViews() {
 }
 
 // The text of a record: code units [start, end) of the UTF-16 text at `text16`, or bytes
-// [start, end) of the UTF-8 text at `text8` (ASCII when the core sends UTF-16).
+// [start, end) of the UTF-8 text at `text8`. The core sends UTF-16 or marks ASCII only when told
+// to (`useUtf16`), that is when there is a Buffer.
 function decode(flags, start, end, text8, text16) {
   if (start === end) return "";
   if ((flags & UTF16) !== 0) return memoryBuffer.toString("utf16le", text16 + 2 * start, text16 + 2 * end);
-  if (memoryBuffer !== null) return memoryBuffer.toString("latin1", text8 + start, text8 + end);
+  if ((flags & ASCII) !== 0) return memoryBuffer.toString("latin1", text8 + start, text8 + end);
   return decoder.decode(memoryBytes.subarray(text8 + start, text8 + end));
 }
 

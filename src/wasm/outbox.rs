@@ -10,9 +10,10 @@
 //! `[records pointer, records count, text pointer, new strings, other updates, UTF-16 text
 //! pointer]`; each record is [`RECORD_WORDS`] words:
 //! `[kind, flags, message id, part index, text start, text end, call id, name]`, where ids
-//! and names are positions in the string table plus one (`0` is `null`). Flags: [`REPLACE`],
-//! and [`UTF16`] when the text is UTF-16 code units (offsets into the UTF-16 text, in units)
-//! rather than UTF-8 bytes (offsets into the text bytes). A record of kind [`KIND_OTHER`]
+//! and names are positions in the string table plus one (`0` is `null`). Flags: [`REPLACE`];
+//! [`UTF16`] when the text is UTF-16 code units (offsets into the UTF-16 text, in units)
+//! rather than UTF-8 bytes (offsets into the text bytes); [`ASCII`] when UTF-8 text is known to
+//! be ASCII (readable as Latin-1). A record of kind [`KIND_OTHER`]
 //! stands for the next object of [`Outbox::take_others`].
 //!
 //! Why two encodings: JS engines decode ASCII UTF-8 about as fast as they copy it, but UTF-8
@@ -44,6 +45,8 @@ pub const KIND_ARGUMENTS: u32 = 2;
 pub const REPLACE: u32 = 1;
 /// Record flag: the text is UTF-16 code units.
 pub const UTF16: u32 = 2;
+/// Record flag: the text is UTF-8 known to be ASCII (set when UTF-16 is on, which checks).
+pub const ASCII: u32 = 4;
 
 /// Words in [`Outbox::header`].
 const HEADER_WORDS: usize = 6;
@@ -139,7 +142,11 @@ impl Outbox {
         name: u32,
     ) {
         let mut flags = if replace { REPLACE } else { 0 };
-        let (start, end) = if self.utf16 && !delta.is_ascii() {
+        let ascii = self.utf16 && delta.is_ascii();
+        if ascii {
+            flags |= ASCII;
+        }
+        let (start, end) = if self.utf16 && !ascii {
             flags |= UTF16;
             let start = self.text16.len();
             push_utf16(&mut self.text16, delta);
