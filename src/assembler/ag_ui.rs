@@ -22,9 +22,6 @@ use crate::Result;
 /// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
 #[derive(Debug, Default)]
 struct Mirror {
-    /// The message the call was in when the consumer last saw it: a call id that reappears in
-    /// another message (its first one removed by a snapshot) is a new entry for the consumer.
-    message_id: String,
     parser: PartialJson,
     /// The raw arguments the consumer has seen (to detect a replacement by a snapshot).
     seen: String,
@@ -39,7 +36,9 @@ pub(crate) struct AgUiFold {
     changes: Changes,
     record_events: bool,
     tracking: bool,
-    mirrors: HashMap<String, Mirror>,
+    /// Keyed by message id and call id, as the consumer's entries are: a call id that
+    /// reappears in another message (its first one dropped by a snapshot) is a new entry.
+    mirrors: HashMap<(String, String), Mirror>,
     /// Messages replaced since the last `tool_call_changes` (their calls may have new
     /// arguments that do not extend the old ones).
     dirty: HashSet<String>,
@@ -362,15 +361,12 @@ impl AgUiFold {
         for m in self.client.messages() {
             for (index, tc) in m.tool_calls().iter().enumerate() {
                 let args = tc.function.arguments.as_str();
-                let fresh = || Mirror {
-                    message_id: m.id().to_owned(),
+                let key = (m.id().to_owned(), tc.id.clone());
+                let mirror = self.mirrors.entry(key).or_insert_with(|| Mirror {
                     replaced: true,
                     ..Mirror::default()
-                };
-                let mirror = self.mirrors.entry(tc.id.clone()).or_insert_with(fresh);
-                if mirror.message_id != m.id() {
-                    *mirror = fresh();
-                } else if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
+                });
+                if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
                     mirror.parser = PartialJson::new();
                     mirror.seen.clear();
                     mirror.replaced = true;
