@@ -155,9 +155,8 @@ impl StreamAssembler {
 
     /// Updates produced but not returned because the call that produced them failed.
     pub fn take_updates(&mut self) -> Vec<Update> {
-        let mut pending = std::mem::take(&mut self.inner.pending);
-        self.inner.render(&mut pending);
-        pending
+        self.inner.render_pending();
+        std::mem::take(&mut self.inner.pending)
     }
 
     /// How the stream ended so far.
@@ -340,12 +339,17 @@ impl Inner {
             Err(error) => {
                 self.failure = Some(error.clone());
                 self.batch.response = true;
-                let mut pending = std::mem::take(&mut self.pending);
-                self.render(&mut pending);
-                self.pending = pending;
+                self.render_pending();
                 Err(error)
             }
         }
+    }
+
+    /// Renders the recorded changes into `pending` (updates not returned yet).
+    fn render_pending(&mut self) {
+        let mut pending = std::mem::take(&mut self.pending);
+        self.render(&mut pending);
+        self.pending = pending;
     }
 
     /// Renders the recorded changes into `sink` and clears them.
