@@ -280,14 +280,11 @@ fn append(
     delta: &str,
     replace: bool,
 ) {
-    // The newest entry is by far the most likely target: check it first.
-    let found = match list.last() {
-        Some(last) if last.message == message && last.part == part => list.last_mut(),
-        _ => list
-            .iter_mut()
-            .rev()
-            .find(|a| a.message == message && a.part == part),
-    };
+    // Newest first: by far the most likely target.
+    let found = list
+        .iter_mut()
+        .rev()
+        .find(|a| a.message == message && a.part == part);
     match found {
         Some(entry) => {
             if replace {
