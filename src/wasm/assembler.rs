@@ -203,7 +203,7 @@ impl StreamAssemblerCore {
         Ok(to_js(&out)?)
     }
 
-    /// The count of updates in the outbox, or the error with the updates before it attached.
+    /// The count of updates in the outbox, or [`FAILED`] with the error kept for `takeError`.
     fn sealed(&mut self, result: crate::Result<()>) -> u32 {
         match result {
             Ok(()) => self.outbox.seal(),

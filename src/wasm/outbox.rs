@@ -142,16 +142,15 @@ impl Outbox {
         name: u32,
     ) {
         let mut flags = if replace { REPLACE } else { 0 };
-        let ascii = self.utf16 && delta.is_ascii();
-        if ascii {
-            flags |= ASCII;
-        }
-        let (start, end) = if self.utf16 && !ascii {
+        let (start, end) = if self.utf16 && !delta.is_ascii() {
             flags |= UTF16;
             let start = self.text16.len();
             push_utf16(&mut self.text16, delta);
             (word(start), word(self.text16.len()))
         } else {
+            if self.utf16 {
+                flags |= ASCII;
+            }
             let start = self.text.len();
             self.text.extend_from_slice(delta.as_bytes());
             (word(start), word(self.text.len()))
