@@ -14,6 +14,8 @@
 //!   `RunAgentInput` → an Agent API request).
 //! - [`builder`]: [`ResponseBuilder`](builder::ResponseBuilder), emitting compliant Agent API
 //!   event streams (SSE or NDJSON bytes) call by call.
+//! - [`depth`]: the one nesting limit ([`MAX_DEPTH`]) every reader, parser and converter
+//!   applies.
 //! - [`openai`]: OpenAI Responses and A2A streaming adapters (encoders, decoders, and the
 //!   byte-stream [`Translator`](openai::Translator), which also writes AG-UI).
 #![deny(rustdoc::broken_intra_doc_links)]
@@ -36,6 +38,7 @@ pub mod agui;
 pub mod assembler;
 pub mod builder;
 pub mod codec;
+pub mod depth;
 mod error;
 pub mod openai;
 pub mod protocol;
@@ -43,6 +46,7 @@ pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+pub use depth::MAX_DEPTH;
 pub use error::{Error, ErrorCode, Result};
 
 /// The wasm module's allocator: talc, smaller than std's dlmalloc at the same speed.
