@@ -42,6 +42,7 @@ pub mod depth;
 mod error;
 pub mod openai;
 pub mod protocol;
+mod sequence;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -20,6 +20,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::protocol::parse_number;
+use crate::MAX_DEPTH;
 
 /// One step of the path from the root of a value to a node inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +76,8 @@ enum State {
     CommaOrEnd,
     /// The root value is complete; only whitespace may follow.
     Done,
-    /// The text is not JSON; nothing after the error is read.
+    /// The text is not JSON, or nests deeper than [`MAX_DEPTH`]; nothing after the error is
+    /// read.
     Invalid,
 }
 
@@ -136,6 +138,8 @@ pub struct PartialJson {
     ops: Option<Vec<Op>>,
     /// Bytes consumed so far.
     consumed: usize,
+    /// Whether the text became invalid by nesting deeper than [`MAX_DEPTH`].
+    too_deep: bool,
 }
 
 impl Default for PartialJson {
@@ -158,6 +162,7 @@ impl PartialJson {
             token: String::new(),
             ops: None,
             consumed: 0,
+            too_deep: false,
         }
     }
 
@@ -194,10 +199,15 @@ impl PartialJson {
         }
     }
 
-    /// Whether the text so far can no longer become JSON. The value keeps what was read before
-    /// the error.
+    /// Whether the text so far can no longer become JSON (or nests deeper than
+    /// [`MAX_DEPTH`]). The value keeps what was read before the error.
     pub fn is_invalid(&self) -> bool {
         self.state == State::Invalid
+    }
+
+    /// Whether the text became invalid by nesting deeper than [`MAX_DEPTH`] levels.
+    pub fn is_too_deep(&self) -> bool {
+        self.too_deep
     }
 
     /// Read the next piece of the text.
@@ -353,6 +363,10 @@ impl PartialJson {
             _ if byte.is_ascii_whitespace() => {}
             State::Value | State::ValueOrArrayEnd => match byte {
                 b']' if self.state == State::ValueOrArrayEnd => self.close(),
+                b'{' | b'[' if self.stack.len() >= MAX_DEPTH => {
+                    self.too_deep = true;
+                    self.invalid();
+                }
                 b'{' => {
                     self.set_value(Value::Object(Map::new()));
                     self.open(Open::Object);

@@ -23,6 +23,7 @@ use crate::protocol::{
     AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap, Message, MessageType, Role,
     RunStatus,
 };
+use crate::sequence::{Seen, SeenNumbers};
 use crate::Result;
 
 /// Part kinds sharing one Agent API part numbering inside an item.
@@ -68,7 +69,8 @@ struct Item {
 #[derive(Debug, Default)]
 pub struct ResponsesDecoder {
     items: Vec<Item>,
-    last_seq: Option<i64>,
+    /// The `sequence_number`s seen, to tell replays from new events.
+    seen: SeenNumbers,
     ended: bool,
     response_id: Option<String>,
     created_at: i64,
@@ -149,7 +151,7 @@ impl ResponsesDecoder {
     ) -> Result<()> {
         let ty = str_field(ev, "type");
         if let Some(seq) = int(ev, "sequence_number") {
-            if self.last_seq.is_some_and(|last| seq <= last) {
+            if self.seen.accept(seq) == Seen::Replay {
                 warn(
                     warnings,
                     WarningCode::DuplicateEvent,
@@ -159,7 +161,6 @@ impl ResponsesDecoder {
                 );
                 return Ok(());
             }
-            self.last_seq = Some(seq);
         }
         if self.ended {
             warn(

@@ -30,6 +30,7 @@ use crate::protocol::{
     merge_data_into, parse_event, AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap,
     Message, MessageType, RunStatus,
 };
+use crate::sequence::{Seen, SeenNumbers};
 use crate::{Error, ErrorCode, Result};
 
 /// The most content parts one message may have (an `index` above this is rejected): bounds
@@ -209,7 +210,8 @@ pub(crate) struct AgentApiFold {
     by_id: HashMap<String, usize>,
     /// The slot of the last message looked up: consecutive deltas hit it without hashing.
     last_slot: Option<usize>,
-    last_seq: Option<i64>,
+    /// The `sequence_number`s seen, to tell replays from new events.
+    seen: SeenNumbers,
     pub(crate) outcome: Outcome,
     /// Events with an unknown `object`, kept verbatim.
     pub(crate) unknown_events: Vec<JsonMap>,
@@ -231,7 +233,7 @@ impl Default for AgentApiFold {
             messages: Vec::new(),
             by_id: HashMap::new(),
             last_slot: None,
-            last_seq: None,
+            seen: SeenNumbers::default(),
             outcome: Outcome::Pending,
             unknown_events: Vec::new(),
             track_arguments: false,
@@ -287,26 +289,22 @@ impl AgentApiFold {
     fn accept_sequence(&mut self, seq: Option<i64>, cx: &mut EventCx<'_>) -> Result<bool> {
         cx.sequence_number = seq;
         let Some(seq) = seq else { return Ok(true) };
-        match self.last_seq {
-            Some(last) if seq <= last => {
+        match self.seen.accept(seq) {
+            Seen::Replay => {
                 cx.warn(
                     WarningCode::DuplicateEvent,
-                    format!("Event {seq} was ignored: sequence number {last} was already seen."),
+                    format!("Event {seq} was ignored: its sequence number was already seen."),
                 )?;
                 Ok(false)
             }
-            Some(last) if seq > last.saturating_add(1) => {
-                self.last_seq = Some(seq);
+            Seen::Gap(last) => {
                 cx.warn(
                     WarningCode::SequenceGap,
                     format!("Sequence numbers jumped from {last} to {seq}: events may be lost."),
                 )?;
                 Ok(true)
             }
-            _ => {
-                self.last_seq = Some(seq);
-                Ok(true)
-            }
+            Seen::New | Seen::Late => Ok(true),
         }
     }
 
