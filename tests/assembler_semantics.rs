@@ -421,31 +421,40 @@ fn a_hostile_index_is_refused_without_allocating() {
 }
 
 #[test]
-fn a_change_of_part_type_drops_the_old_types_fields() {
-    // A part of an unknown type keeps its fields (here a `text`) as they came; a text delta
-    // onto it makes it a text part (the new type wins), and the old `text` must not shadow the
-    // new one.
+fn a_content_event_of_another_type_does_not_replace_a_part() {
+    // A part of an unknown type keeps its fields (here a `text`) as they came; a text delta or
+    // a text value aimed at it is refused: a part keeps its type (a tool call's data part
+    // cannot be turned into text and disappear from the calls).
     let mut odd = text(1, "m1", 0, true, "in_progress", "old");
     odd["type"] = json!("x-note");
     let stream = sse(&[
         message(0, "m1", "message", "in_progress", Value::Null),
         odd,
         text(2, "m1", 0, true, "in_progress", "new"),
-        text(3, "m1", 0, true, "in_progress", " text"),
+        text(3, "m1", 0, false, "in_progress", "whole"),
     ]);
     let mut asm = StreamAssembler::default();
     let updates = asm.push(&stream).unwrap();
     let part = &asm.snapshot()["output"][0]["content"][0];
-    assert_eq!(part["type"], "text");
-    assert_eq!(part["text"], "new text");
-    // The batch's content update carries the part as it ends, text included.
-    let last_content = updates
-        .iter()
-        .rev()
-        .find_map(|u| match u {
-            Update::Content { part, .. } => Some(part),
-            _ => None,
-        })
-        .unwrap();
-    assert_eq!(last_content["text"], "new text");
+    assert_eq!(part["type"], "x-note");
+    assert_eq!(part["text"], "old");
+    assert_eq!(codes(&asm), ["INVALID_EVENT", "INVALID_EVENT"]);
+    assert!(updates.iter().all(|u| !matches!(u, Update::Text { .. })));
+    let mut strict = StreamAssembler::new(AssemblerOptions::new().with_strict(true));
+    let typed = sse(&[
+        message(0, "m1", "message", "in_progress", Value::Null),
+        text(1, "m1", 0, true, "in_progress", "old"),
+        text(2, "m1", 0, false, "in_progress", "old"),
+    ]);
+    strict.push(&typed).unwrap();
+    let e = strict
+        .push(&sse(&[data(
+            3,
+            "m1",
+            false,
+            "in_progress",
+            json!({"a": 1}),
+        )]))
+        .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidJson);
 }

@@ -633,7 +633,7 @@ export const hostileCases = {
     assert.ok(codes(asm.snapshot().warnings).includes("INVALID_EVENT"));
     asm.free();
     const strict = new StreamAssembler({ strict: true });
-    throwsCoded(assert, () => strict.push(sse([response(0, "created"), message(1, "m1", "message", "completed", content)])), "PROTOCOL_VIOLATION");
+    throwsCoded(assert, () => strict.push(sse([response(0, "created"), message(1, "m1", "message", "completed", content)])), "INVALID_JSON");
     strict.free();
   },
 

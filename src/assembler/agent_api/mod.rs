@@ -276,6 +276,15 @@ impl AgentApiFold {
         if !self.accept_sequence(event.sequence_number(), cx)? {
             return Ok(());
         }
+        if self.outcome.is_settled() {
+            return cx.warn(
+                WarningCode::EventAfterEnd,
+                format!(
+                    "A {} event after the run ended was ignored.",
+                    event_kind(&event)
+                ),
+            );
+        }
         match event {
             Event::Response(response) => self.on_response(response, cx),
             Event::Message(message) => self.on_message(message, cx),
@@ -317,6 +326,9 @@ impl AgentApiFold {
         let Some(content_type) = lean.content_type.as_deref() else {
             return Ok(None);
         };
+        if self.outcome.is_settled() {
+            return Ok(None);
+        }
         if content_type == "data" {
             return self.apply_lean_arguments(&lean, cx);
         }
@@ -329,6 +341,11 @@ impl AgentApiFold {
         if !is_text_delta {
             return Ok(None);
         }
+        if let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) {
+            if self.is_finished(msg_id, index) {
+                return Ok(None);
+            }
+        }
         if !self.accept_sequence(lean.sequence_number.0, cx)? {
             return Ok(Some(()));
         }
@@ -339,7 +356,9 @@ impl AgentApiFold {
             )?;
             return Ok(Some(()));
         };
-        let slot = self.slot_for_content(msg_id, cx)?;
+        let Some(slot) = self.slot_for_content(msg_id, cx)? else {
+            return Ok(Some(()));
+        };
         let Some(index) = self.part_index(slot, lean.index, cx)? else {
             return Ok(Some(()));
         };
@@ -354,12 +373,9 @@ impl AgentApiFold {
                     cx.batch.text(slot, index, &text, false);
                 }
                 _ => {
-                    // A text delta onto a part of another type: the new type wins.
                     let msg_id = message.message.id.clone();
                     let content = lean_text_content(&msg_id, index, text.into_owned());
-                    return self
-                        .put_part(slot, index, content, false, true, cx)
-                        .map(Some);
+                    return self.merge_delta(slot, index, content, false, cx).map(Some);
                 }
             },
             None => {
@@ -427,6 +443,7 @@ impl AgentApiFold {
                             body: ContentBody::Data { data: Some(d) },
                             ..
                         },
+                        completed: false,
                         ..
                     })) if d.get("arguments").is_some_and(Value::is_string)
                 )
@@ -462,18 +479,35 @@ impl AgentApiFold {
         Ok(Some(()))
     }
 
-    /// The message slot a content event belongs to, created (with a warning) when unknown.
-    fn slot_for_content(&mut self, msg_id: &str, cx: &mut EventCx<'_>) -> Result<usize> {
+    /// Whether part `index` of message `msg_id` can no longer change: the message or the part
+    /// completed.
+    fn is_finished(&mut self, msg_id: &str, index: i64) -> bool {
+        let Some(slot) = self.lookup(msg_id) else {
+            return false;
+        };
+        self.messages.get(slot).is_some_and(|m| {
+            m.message.status == RunStatus::Completed
+                || usize::try_from(index)
+                    .ok()
+                    .and_then(|i| m.parts.get(i))
+                    .is_some_and(|p| p.as_ref().is_some_and(|p| p.completed))
+        })
+    }
+
+    /// The message slot a content event belongs to, created (with a warning) when unknown;
+    /// `None` (with a warning) when the message already completed: its content is final.
+    fn slot_for_content(&mut self, msg_id: &str, cx: &mut EventCx<'_>) -> Result<Option<usize>> {
         if let Some(slot) = self.lookup(msg_id) {
             if let Some(m) = self.messages.get(slot) {
                 if m.message.status == RunStatus::Completed {
                     cx.warn(
                         WarningCode::EventAfterEnd,
-                        format!("Content arrived for message {msg_id} after it completed."),
+                        format!("Content for message {msg_id} after it completed was ignored."),
                     )?;
+                    return Ok(None);
                 }
             }
-            return Ok(slot);
+            return Ok(Some(slot));
         }
         cx.warn(
             WarningCode::UnannouncedMessage,
@@ -481,7 +515,7 @@ impl AgentApiFold {
         )?;
         let mut message = Message::with_id(msg_id);
         message.status = RunStatus::InProgress;
-        Ok(self.insert_message(message, cx))
+        Ok(Some(self.insert_message(message, cx)))
     }
 
     fn lookup(&mut self, id: &str) -> Option<usize> {
@@ -548,7 +582,9 @@ impl AgentApiFold {
                 "A content event without `msg_id` was skipped.",
             );
         };
-        let slot = self.slot_for_content(&msg_id, cx)?;
+        let Some(slot) = self.slot_for_content(&msg_id, cx)? else {
+            return Ok(());
+        };
         let Some(index) = self.part_index(slot, content.index, cx)? else {
             return Ok(());
         };
@@ -580,8 +616,24 @@ impl AgentApiFold {
             // The first event of a part: it is the part.
             return self.put_part(slot, index, content, completed, true, cx);
         };
+        if part.completed {
+            let msg_id = message.message.id.clone();
+            return cx.warn(
+                WarningCode::EventAfterEnd,
+                format!(
+                    "A delta for part {index} of message {msg_id} after it completed was ignored."
+                ),
+            );
+        }
         if part.content.body.type_str() != content.body.type_str() {
-            return self.put_part(slot, index, content, completed, true, cx);
+            let (old, new) = (part.content.body.type_str(), content.body.type_str());
+            let msg_id = message.message.id.clone();
+            return cx.warn(
+                WarningCode::InvalidEvent,
+                format!(
+                    "A {new} delta for part {index} of message {msg_id}, a {old} part, was ignored."
+                ),
+            );
         }
         part.from_deltas = true;
         let mut text_delta: Option<String> = None;
@@ -719,8 +771,35 @@ impl AgentApiFold {
                 }
                 *part_slot = Some(part);
             }
+            Some(part)
+                if part.completed || part.content.body.type_str() != content.body.type_str() =>
+            {
+                let same = part.content.body.type_str() == content.body.type_str()
+                    && part.content.body.same_as(&content.body);
+                if same {
+                    // The completed value again (a completed message repeats its parts).
+                    return Ok(());
+                }
+                let msg_id = content.msg_id.clone().unwrap_or_default();
+                let (old, new) = (part.content.body.type_str(), content.body.type_str());
+                return if part.completed {
+                    cx.warn(
+                        WarningCode::EventAfterEnd,
+                        format!(
+                            "A new value for part {index} of message {msg_id} after it completed was ignored."
+                        ),
+                    )
+                } else {
+                    cx.warn(
+                        WarningCode::InvalidEvent,
+                        format!(
+                            "A {new} value for part {index} of message {msg_id}, a {old} part, was ignored."
+                        ),
+                    )
+                };
+            }
             Some(part) => {
-                let same_type = part.content.body.type_str() == content.body.type_str();
+                let same_type = true;
                 match (&part.content.body, &content.body) {
                     (ContentBody::Text { text: old }, ContentBody::Text { text: new })
                     | (
@@ -824,10 +903,13 @@ impl AgentApiFold {
                 let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
                 let old = &mut stored.message;
                 if old.status == RunStatus::Completed {
-                    cx.warn(
+                    return cx.warn(
                         WarningCode::EventAfterEnd,
-                        format!("Message {} changed after it completed.", message.id),
-                    )?;
+                        format!(
+                            "A message event for message {} after it completed was ignored.",
+                            message.id
+                        ),
+                    );
                 }
                 let stored = self.messages.get_mut(slot).ok_or_else(internal)?;
                 let old = &mut stored.message;
@@ -994,6 +1076,20 @@ impl AgentApiFold {
             self.unknown_events.push(map);
         }
         Ok(())
+    }
+}
+
+/// The `object` of an event, for messages.
+fn event_kind(event: &Event) -> &str {
+    match event {
+        Event::Response(_) => "response",
+        Event::Message(_) => "message",
+        Event::Content(_) => "content",
+        Event::ServerError(_) => "error",
+        Event::Other(map) => map
+            .get("object")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown"),
     }
 }
 
