@@ -11,9 +11,11 @@ use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
 use super::warning::{Warning, WarningCode};
 use crate::codec::{Frame, FrameDecoder};
+use crate::protocol::repair_lone_surrogates;
 use crate::{Error, ErrorCode, Result};
 
-/// The most warnings a snapshot keeps; later ones are counted.
+/// The most warnings a snapshot keeps; later ones are counted in one `TOO_MANY_WARNINGS`
+/// warning (a final `TRUNCATED` one is kept too).
 pub const MAX_WARNINGS: usize = 1000;
 
 /// Folds a protocol's event stream, pushed as raw bytes split anywhere, into a snapshot of the
@@ -169,7 +171,8 @@ impl StreamAssembler {
         self.inner.protocol
     }
 
-    /// Warnings so far (at most [`MAX_WARNINGS`]).
+    /// Warnings so far: at most [`MAX_WARNINGS`], then one `TOO_MANY_WARNINGS` counting those
+    /// dropped, and the final `TRUNCATED` one if the stream was cut.
     pub fn warnings(&self) -> &[Warning] {
         &self.inner.warnings
     }
@@ -363,11 +366,7 @@ impl Inner {
         }
         let outcome = self.outcome();
         for warning in &self.batch.warnings {
-            if self.warnings.len() < MAX_WARNINGS {
-                self.warnings.push(warning.clone());
-            } else {
-                self.warnings_dropped += 1;
-            }
+            keep_warning(&mut self.warnings, &mut self.warnings_dropped, warning);
         }
         #[cfg(feature = "full")]
         if self.protocol == Some(Protocol::AgUi) {
@@ -408,7 +407,8 @@ impl Inner {
     }
 
     fn on_frame(&mut self, frame: Frame<'_>) -> Result<()> {
-        let data = frame.data();
+        let data = repair_lone_surrogates(frame.data());
+        let data = data.as_ref();
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
@@ -477,5 +477,29 @@ impl Inner {
 impl Default for StreamAssembler {
     fn default() -> Self {
         StreamAssembler::new(AssemblerOptions::new())
+    }
+}
+
+/// Keeps `warning` for the snapshot in `kept`: the first [`MAX_WARNINGS`], then one
+/// `TOO_MANY_WARNINGS` counting the ones dropped (`dropped`); a `TRUNCATED` warning (at most
+/// one, at the end) is always kept.
+fn keep_warning(kept: &mut Vec<Warning>, dropped: &mut u64, warning: &Warning) {
+    if kept.len() < MAX_WARNINGS || warning.code == WarningCode::Truncated {
+        kept.push(warning.clone());
+        return;
+    }
+    *dropped += 1;
+    let message = format!("{dropped} more warnings were dropped after the first {MAX_WARNINGS}.");
+    match kept
+        .get_mut(MAX_WARNINGS)
+        .filter(|w| w.code == WarningCode::TooManyWarnings)
+    {
+        Some(counter) => counter.message = message,
+        None => kept.push(Warning {
+            code: WarningCode::TooManyWarnings,
+            message,
+            offset: warning.offset,
+            sequence_number: None,
+        }),
     }
 }

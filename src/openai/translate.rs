@@ -240,7 +240,8 @@ fn on_frame(
     frame: &Frame<'_>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let data = frame.data();
+    let data = crate::protocol::repair_lone_surrogates(frame.data());
+    let data = data.as_ref();
     if data.is_empty() || data == "[DONE]" {
         return Ok(());
     }

@@ -80,7 +80,13 @@ pub enum Event {
 /// Errors: invalid JSON or a non-object → `INVALID_JSON`; a known event that fails validation →
 /// `PROTOCOL_VIOLATION` with [`Error::field`] naming the field (`content.0.text`); an object with
 /// neither `object` nor `error` → `PROTOCOL_VIOLATION`.
+///
+/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`repair_lone_surrogates`]).
+///
+/// [`repair_lone_surrogates`]: super::repair_lone_surrogates
 pub fn parse_event(json: &str) -> Result<Event> {
+    let json = super::repair_lone_surrogates(json);
+    let json = json.as_ref();
     let mut de = serde_json::Deserializer::from_str(json);
     let entries = read_entries(&mut de, json)?;
     Event::from_entries(entries)

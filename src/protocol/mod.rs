@@ -45,6 +45,7 @@ mod message;
 mod number;
 mod request;
 mod response;
+mod surrogates;
 mod tools;
 mod validate;
 mod value;
@@ -64,6 +65,7 @@ pub(crate) use number::json_eq;
 pub(crate) use number::parse_number;
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;
+pub use surrogates::repair_lone_surrogates;
 pub use tools::{
     to_data, ErrorInfo, FunctionCall, FunctionCallOutput, FunctionParameters, FunctionTool,
     McpApprovalRequest, McpApprovalResponse, McpCall, McpCallOutput, McpListTools,

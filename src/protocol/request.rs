@@ -110,8 +110,12 @@ const FIELDS: [&str; 15] = [
 /// Errors: bad JSON → `INVALID_JSON`; anything pydantic would reject → `INVALID_REQUEST` with
 /// [`Error::field`] set to pydantic's location (`input.0.content.1.type`) and a message
 /// `"<location>: <pydantic message>"`, e.g. `input: Field required`.
+///
+/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`repair_lone_surrogates`]).
+///
+/// [`repair_lone_surrogates`]: super::repair_lone_surrogates
 pub fn parse_request(json: &str) -> Result<AgentRequest> {
-    let v = serde_json::from_str::<super::JsonValue>(json)
+    let v = serde_json::from_str::<super::JsonValue>(&super::repair_lone_surrogates(json))
         .map(|v| v.0)
         .map_err(|e| {
             Error::new(
