@@ -570,7 +570,26 @@ impl A2aDecoder {
             Some(Value::Object(r)) => r,
             _ => &env,
         };
-        match str_field(result, "kind") {
+        let kind = str_field(result, "kind");
+        let task = match kind {
+            "task" => str_field(result, "id"),
+            _ => str_field(result, "taskId"),
+        };
+        if let Some(known) = self.task_id.as_deref() {
+            if !task.is_empty() && task != known {
+                warnings.push(Warning::new(
+                    WarningCode::InvalidEvent,
+                    format!(
+                        "A {kind} result for task {task} was ignored: this stream is task {known}."
+                    ),
+                ));
+                return Ok(());
+            }
+        } else if !task.is_empty() && kind != "task" {
+            // A stream that starts with an update: its task is the run.
+            self.task_id = Some(task.to_owned());
+        }
+        match kind {
             "task" => {
                 self.task_id = Some(str_field(result, "id").to_owned());
                 self.context_id = Some(str_field(result, "contextId").to_owned());

@@ -954,6 +954,7 @@ impl AgentApiFold {
             .get(slot)
             .is_some_and(|m| m.message.status == RunStatus::Completed);
         if let Some(parts) = parts {
+            let count = parts.len();
             for (position, part) in parts.into_iter().enumerate() {
                 let index = part
                     .index
@@ -961,7 +962,14 @@ impl AgentApiFold {
                     .filter(|&i| i < MAX_PARTS_PER_MESSAGE)
                     .unwrap_or(position);
                 if index >= MAX_PARTS_PER_MESSAGE {
-                    break;
+                    let id = self.messages.get(slot).map(|m| m.message.id.as_str());
+                    return cx.warn(
+                        WarningCode::InvalidEvent,
+                        format!(
+                            "Message {} has {count} content parts; those past the first {MAX_PARTS_PER_MESSAGE} were dropped.",
+                            id.unwrap_or("")
+                        ),
+                    );
                 }
                 self.put_part(slot, index, part, completed, false, cx)?;
             }
@@ -978,6 +986,16 @@ impl AgentApiFold {
                     response.status.as_str()
                 ),
             );
+        }
+        if let (Some(known), Some(new)) = (self.response.id.as_deref(), response.id.as_deref()) {
+            if known != new {
+                return cx.warn(
+                    WarningCode::InvalidEvent,
+                    format!(
+                        "A response event for response {new} was ignored: this stream is response {known}."
+                    ),
+                );
+            }
         }
         let output = response.output.take();
         let outcome = terminal_outcome(&response.status);
