@@ -689,10 +689,16 @@ impl Store {
             _ => false,
         };
         let old = std::mem::take(&mut self.messages);
+        let old_ids: Vec<String> = old.iter().map(|m| m.id().to_owned()).collect();
         let mut kept = Vec::with_capacity(old.len().max(incoming.len()));
         for m in old {
             match by_id.get(m.id()).and_then(|&i| incoming.get(i)) {
-                Some(replacement) => kept.push(replacement.clone()),
+                // Unchanged messages are not reported (an identical snapshot changes nothing).
+                Some(replacement) if *replacement == m => kept.push(m),
+                Some(replacement) => {
+                    changes.replaced(replacement.id());
+                    kept.push(replacement.clone());
+                }
                 None if preserved(&m) => kept.push(m),
                 None => {}
             }
@@ -701,15 +707,18 @@ impl Store {
         for m in &incoming {
             if !existing.contains(m.id()) {
                 changes.message(m.id(), true);
+                changes.replaced(m.id());
                 kept.push(m.clone());
             }
         }
-        for m in &kept {
-            changes.replaced(m.id());
-        }
+        // The order changed when a message was removed or moved (new ones go last).
+        let same_order = old_ids.len() <= kept.len()
+            && old_ids.iter().zip(&kept).all(|(old, new)| old == new.id());
         self.messages = kept;
         self.rebuild();
-        changes.order = true;
+        if !same_order {
+            changes.order = true;
+        }
     }
 
     fn activity_snapshot(&mut self, e: ActivitySnapshot, changes: &mut Changes) {
