@@ -63,6 +63,8 @@ pub(crate) struct Store {
     pub(crate) run: RunInfo,
     run_tool_call_ids: Vec<String>,
     answered: HashSet<String>,
+    /// What JSON Patch `copy` operations may still create.
+    patch_budget: patch::Budget,
 }
 
 impl Default for Store {
@@ -75,6 +77,7 @@ impl Default for Store {
             run: RunInfo::default(),
             run_tool_call_ids: Vec::new(),
             answered: HashSet::new(),
+            patch_budget: patch::Budget::default(),
         }
     }
 }
@@ -351,17 +354,23 @@ impl Store {
                 self.state = e.snapshot;
                 changes.state = true;
             }
-            Event::StateDelta(e) => match patch::apply(&mut self.state, &e.delta) {
-                Ok(()) => changes.state = true,
-                Err(error) => {
-                    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-                    warn(changes, WarningCode::PatchFailed, format!(
-                        "Failed to apply state patch:\nCurrent state: {}\nPatch operations: {}\nError: {error}",
-                        pretty(&self.state),
-                        pretty(&Value::Array(e.delta)),
-                    ));
+            Event::StateDelta(e) => {
+                match patch::apply(&mut self.state, &e.delta, &mut self.patch_budget) {
+                    Ok(()) => changes.state = true,
+                    Err(error) => {
+                        // The client logs the whole state and patch; a warning kept per failure must
+                        // not grow with the state, so it names the error only.
+                        warn(
+                            changes,
+                            WarningCode::PatchFailed,
+                            format!(
+                                "Failed to apply state patch ({} operations): {error}",
+                                e.delta.len()
+                            ),
+                        );
+                    }
                 }
-            },
+            }
             Event::MessagesSnapshot(e) => self.messages_snapshot(e, changes),
             Event::ActivitySnapshot(e) => self.activity_snapshot(e, changes),
             Event::ActivityDelta(e) => self.activity_delta(e, changes),
@@ -783,30 +792,26 @@ impl Store {
             changes.replaced(id);
         }
         let mut doc = Value::Object(std::mem::take(&mut existing.content));
-        let before = doc.clone();
-        let result = patch::apply(&mut doc, &e.patch);
-        match (result, doc) {
-            (Ok(()), Value::Object(content)) => {
-                existing.content = content;
+        let result = patch::apply_checked(&mut doc, &e.patch, &mut self.patch_budget, |d| {
+            if d.is_object() {
+                Ok(())
+            } else {
+                Err("the patched content is not an object".to_owned())
+            }
+        });
+        if let Value::Object(content) = doc {
+            existing.content = content;
+        }
+        match result {
+            Ok(()) => {
                 existing.activity_type = e.activity_type;
                 changes.replaced(id);
             }
-            (Ok(()), _) => {
-                if let Value::Object(content) = before {
-                    existing.content = content;
-                }
-                warn(changes, WarningCode::PatchFailed, format!("Failed to apply activity patch for '{id}': the patched content is not an object"));
-            }
-            (Err(error), _) => {
-                if let Value::Object(content) = before {
-                    existing.content = content;
-                }
-                warn(
-                    changes,
-                    WarningCode::PatchFailed,
-                    format!("Failed to apply activity patch for '{id}': {error}"),
-                );
-            }
+            Err(error) => warn(
+                changes,
+                WarningCode::PatchFailed,
+                format!("Failed to apply activity patch for '{id}': {error}"),
+            ),
         }
     }
 }

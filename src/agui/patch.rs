@@ -2,58 +2,484 @@
 //! (`applyPatch(doc, ops, validate = true, mutate = false)`): atomic (a failing patch leaves the
 //! document as it was), `replace`/`remove`/`test` on a missing path fail, operations on the
 //! root replace (or, for `remove`, null) the whole document, and `__proto__` is refused.
+//!
+//! Unlike the client, which deep-copies the whole document for every patch, operations are
+//! applied in place and undone from a log when a later one fails: a patch costs what its
+//! operations touch, not the size of the document. Two limits keep hostile patches from
+//! amplifying the input:
+//! - no operation may nest the document deeper than [`MAX_DEPTH`] levels;
+//! - `copy` (and a `move` that deepens a subtree, which must measure it) spend a [`Budget`] of
+//!   copied nodes that grows with the operations read (each at least ~25 bytes of input), so
+//!   the work done and the memory added stay proportional to the input.
 
-use json_patch::jsonptr::PointerBuf;
-use json_patch::{
-    AddOperation, CopyOperation, MoveOperation, PatchOperation, RemoveOperation, ReplaceOperation,
-    TestOperation,
-};
 use serde_json::Value;
 
-/// Builds an operation from a value already checked against the operation schema (by hand:
-/// serde's derived reader for `PatchOperation` costs ~20 KB of wasm).
-fn operation(op: &Value) -> Result<PatchOperation, String> {
-    let pointer = |key: &str| -> Result<PointerBuf, String> {
-        PointerBuf::parse(op.get(key).and_then(Value::as_str).unwrap_or_default())
-            .map_err(|e| e.to_string())
+use crate::MAX_DEPTH;
+
+/// Nodes that `copy` operations may still create (and deepening `move`s measure).
+///
+/// Starts at [`Budget::FLOOR`]; every operation read adds [`Budget::PER_OP`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Budget {
+    remaining: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            remaining: Self::FLOOR,
+        }
+    }
+}
+
+impl Budget {
+    /// What every stream may copy, whatever its size: 1 Mi nodes.
+    pub(crate) const FLOOR: u64 = 1 << 20;
+    /// Nodes earned per operation read.
+    pub(crate) const PER_OP: u64 = 2048;
+
+    /// Credits `ops` operations read.
+    fn earn(&mut self, ops: usize) {
+        let ops = u64::try_from(ops).unwrap_or(u64::MAX);
+        self.remaining = self
+            .remaining
+            .saturating_add(ops.saturating_mul(Self::PER_OP));
+    }
+
+    /// Spends `nodes`, or fails without spending when there are not that many left.
+    fn spend(&mut self, nodes: u64) -> Result<(), String> {
+        match self.remaining.checked_sub(nodes) {
+            Some(left) => {
+                self.remaining = left;
+                Ok(())
+            }
+            None => Err(format!(
+                "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} nodes per operation read)",
+                Self::PER_OP
+            )),
+        }
+    }
+}
+
+/// One reference token of a JSON Pointer, decoded.
+type Token = String;
+
+/// Parses an RFC 6901 pointer: `""` is the root; anything else starts with `/`.
+fn parse_pointer(text: &str) -> Result<Vec<Token>, String> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(rest) = text.strip_prefix('/') else {
+        return Err(format!(
+            "invalid JSON pointer \"{text}\": it must start with '/'"
+        ));
     };
-    let value = || op.get("value").cloned().unwrap_or(Value::Null);
-    Ok(
-        match op.get("op").and_then(Value::as_str).unwrap_or_default() {
-            "add" => PatchOperation::Add(AddOperation {
-                path: pointer("path")?,
-                value: value(),
-            }),
-            "remove" => PatchOperation::Remove(RemoveOperation {
-                path: pointer("path")?,
-            }),
-            "replace" => PatchOperation::Replace(ReplaceOperation {
-                path: pointer("path")?,
-                value: value(),
-            }),
-            "move" => PatchOperation::Move(MoveOperation {
-                from: pointer("from")?,
-                path: pointer("path")?,
-            }),
-            "copy" => PatchOperation::Copy(CopyOperation {
-                from: pointer("from")?,
-                path: pointer("path")?,
-            }),
-            "test" => PatchOperation::Test(TestOperation {
-                path: pointer("path")?,
-                value: value(),
-            }),
-            other => return Err(format!("unknown operation '{other}'")),
-        },
+    rest.split('/')
+        .map(|token| {
+            if !token.contains('~') {
+                return Ok(token.to_owned());
+            }
+            let mut out = String::with_capacity(token.len());
+            let mut chars = token.chars();
+            while let Some(c) = chars.next() {
+                match (c, c == '~') {
+                    (_, false) => out.push(c),
+                    (_, true) => match chars.next() {
+                        Some('0') => out.push('~'),
+                        Some('1') => out.push('/'),
+                        _ => {
+                            return Err(format!(
+                                "invalid JSON pointer \"{text}\": '~' must be followed by 0 or 1"
+                            ))
+                        }
+                    },
+                }
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+/// An array index token: digits without a leading zero (`0` itself is fine).
+fn array_index(token: &str) -> Option<usize> {
+    if token.is_empty()
+        || !token.bytes().all(|b| b.is_ascii_digit())
+        || (token.len() > 1 && token.starts_with('0'))
+    {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// The node at `tokens`.
+fn resolve<'a>(doc: &'a Value, tokens: &[Token]) -> Option<&'a Value> {
+    tokens.iter().try_fold(doc, |node, token| match node {
+        Value::Object(map) => map.get(token.as_str()),
+        Value::Array(items) => items.get(array_index(token)?),
+        _ => None,
+    })
+}
+
+/// The node at `tokens`, mutably.
+fn resolve_mut<'a>(doc: &'a mut Value, tokens: &[Token]) -> Option<&'a mut Value> {
+    tokens.iter().try_fold(doc, |node, token| match node {
+        Value::Object(map) => map.get_mut(token.as_str()),
+        Value::Array(items) => items.get_mut(array_index(token)?),
+        _ => None,
+    })
+}
+
+fn path_text(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("/{}", t.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// How to undo one applied change. Undoing runs newest first and passes values along in a
+/// "hand": the undo of an insertion takes the inserted value into it, and an entry whose value
+/// is `None` puts back what the hand holds (the value a `move` carried away).
+#[derive(Debug)]
+enum Undo {
+    /// Put back `old` at `path` (the whole document when `path` is empty), taking what is
+    /// there into the hand.
+    Restore {
+        path: Vec<Token>,
+        old: Option<Value>,
+    },
+    /// Re-insert key `key` with `value` at position `index` of the object at `parent`.
+    ObjectInsert {
+        parent: Vec<Token>,
+        index: usize,
+        key: String,
+        value: Option<Value>,
+    },
+    /// Remove the key `key` that was added to the object at `parent`, into the hand.
+    ObjectRemove { parent: Vec<Token>, key: String },
+    /// Re-insert `value` at `index` of the array at `parent`.
+    ArrayInsert {
+        parent: Vec<Token>,
+        index: usize,
+        value: Option<Value>,
+    },
+    /// Remove position `index` of the array at `parent`, into the hand.
+    ArrayRemove { parent: Vec<Token>, index: usize },
+}
+
+/// The nesting depth of `value`, counting the nodes visited against `budget` when given.
+fn depth_within(value: &Value, budget: Option<&mut Budget>) -> Result<usize, String> {
+    let mut visited: u64 = 0;
+    let mut deepest = 0;
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((v, level)) = stack.pop() {
+        visited += 1;
+        let children: &mut dyn Iterator<Item = &Value> = match v {
+            Value::Array(items) => &mut items.iter(),
+            Value::Object(map) => &mut map.values(),
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        if deepest > MAX_DEPTH {
+            break;
+        }
+        stack.extend(children.map(|child| (child, level + 1)));
+    }
+    if let Some(budget) = budget {
+        budget.spend(visited)?;
+    }
+    Ok(deepest)
+}
+
+/// The number of nodes of `value`, counted up to `limit + 1`.
+fn nodes_up_to(value: &Value, limit: u64) -> u64 {
+    let mut count: u64 = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        if count > limit {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+fn too_deep(path: &[Token]) -> String {
+    format!(
+        "the operation at {} would nest the document deeper than {MAX_DEPTH} levels",
+        path_text(path)
     )
 }
 
-/// Applies `ops` (already checked against the operation schema) to `doc` in place. On error
-/// `doc` is unchanged and the error text is returned.
-pub(crate) fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
-    if ops.is_empty() {
-        return Ok(());
+/// Applies a patch in place, keeping the log to undo it.
+struct Applier<'d> {
+    doc: &'d mut Value,
+    log: Vec<Undo>,
+}
+
+impl Applier<'_> {
+    /// Adds `value` at `path` (RFC 6902 `add`): replaces the root, sets an object member,
+    /// or inserts into an array (`-` appends). On error the value is handed back.
+    fn add(&mut self, path: &[Token], value: Value) -> Result<(), (String, Value)> {
+        let Some((last, parent)) = path.split_last() else {
+            let old = std::mem::replace(self.doc, value);
+            self.log.push(Undo::Restore {
+                path: Vec::new(),
+                old: Some(old),
+            });
+            return Ok(());
+        };
+        let missing = format!("path {} does not exist", path_text(path));
+        match resolve_mut(self.doc, parent) {
+            Some(Value::Object(map)) => {
+                match map.get_mut(last.as_str()) {
+                    Some(slot) => {
+                        let old = std::mem::replace(slot, value);
+                        self.log.push(Undo::Restore {
+                            path: path.to_vec(),
+                            old: Some(old),
+                        });
+                    }
+                    None => {
+                        map.insert(last.clone(), value);
+                        self.log.push(Undo::ObjectRemove {
+                            parent: parent.to_vec(),
+                            key: last.clone(),
+                        });
+                    }
+                }
+                Ok(())
+            }
+            Some(Value::Array(items)) => {
+                let index = if last == "-" {
+                    Some(items.len())
+                } else {
+                    array_index(last).filter(|&i| i <= items.len())
+                };
+                let Some(index) = index else {
+                    return Err((format!("index {} is out of bounds", path_text(path)), value));
+                };
+                items.insert(index, value);
+                self.log.push(Undo::ArrayRemove {
+                    parent: parent.to_vec(),
+                    index,
+                });
+                Ok(())
+            }
+            _ => Err((missing, value)),
+        }
     }
+
+    /// Removes the value at `path` and returns it (RFC 6902 `remove`); the root becomes null.
+    /// Its undo entry waits for the value: [`Applier::keep_removed`] for a plain `remove`, the
+    /// hand for a `move`.
+    fn remove(&mut self, path: &[Token]) -> Result<Value, String> {
+        let Some((last, parent)) = path.split_last() else {
+            let old = std::mem::replace(self.doc, Value::Null);
+            self.log.push(Undo::Restore {
+                path: Vec::new(),
+                old: None,
+            });
+            return Ok(old);
+        };
+        let missing = || format!("path {} does not exist", path_text(path));
+        match resolve_mut(self.doc, parent).ok_or_else(missing)? {
+            Value::Object(map) => {
+                // The others keep their order, as a JavaScript `delete` does.
+                let index = map.keys().position(|k| k == last).ok_or_else(missing)?;
+                let value = map.shift_remove(last.as_str()).ok_or_else(missing)?;
+                self.log.push(Undo::ObjectInsert {
+                    parent: parent.to_vec(),
+                    index,
+                    key: last.clone(),
+                    value: None,
+                });
+                Ok(value)
+            }
+            Value::Array(items) => {
+                let index = array_index(last)
+                    .filter(|&i| i < items.len())
+                    .ok_or_else(missing)?;
+                let value = items.remove(index);
+                self.log.push(Undo::ArrayInsert {
+                    parent: parent.to_vec(),
+                    index,
+                    value: None,
+                });
+                Ok(value)
+            }
+            _ => Err(missing()),
+        }
+    }
+
+    /// Gives the value removed by the last `remove` to its undo entry (for a plain `remove`;
+    /// a `move` hands it to `add` instead and logs the add).
+    fn keep_removed(&mut self, value: Value) {
+        if let Some(
+            Undo::ObjectInsert { value: slot, .. }
+            | Undo::ArrayInsert { value: slot, .. }
+            | Undo::Restore { old: slot, .. },
+        ) = self.log.last_mut()
+        {
+            *slot = Some(value);
+        }
+    }
+
+    /// Replaces the value at `path`, which must exist.
+    fn replace(&mut self, path: &[Token], value: Value) -> Result<(), String> {
+        let slot = resolve_mut(self.doc, path)
+            .ok_or_else(|| format!("path {} does not exist", path_text(path)))?;
+        let old = std::mem::replace(slot, value);
+        self.log.push(Undo::Restore {
+            path: path.to_vec(),
+            old: Some(old),
+        });
+        Ok(())
+    }
+
+    fn apply(&mut self, op: &Value, budget: &mut Budget) -> Result<(), String> {
+        let name = op.get("op").and_then(Value::as_str).unwrap_or_default();
+        let pointer =
+            |key: &str| parse_pointer(op.get(key).and_then(Value::as_str).unwrap_or_default());
+        let path = pointer("path")?;
+        let value = || op.get("value").cloned().unwrap_or(Value::Null);
+        let fits = |depth: usize, at: &[Token]| {
+            if at.len() + depth > MAX_DEPTH {
+                Err(too_deep(at))
+            } else {
+                Ok(())
+            }
+        };
+        match name {
+            "add" => {
+                let value = value();
+                fits(depth_within(&value, None)?, &path)?;
+                self.add(&path, value).map_err(|(error, _)| error)
+            }
+            "remove" => {
+                let value = self.remove(&path)?;
+                self.keep_removed(value);
+                Ok(())
+            }
+            "replace" => {
+                let value = value();
+                fits(depth_within(&value, None)?, &path)?;
+                self.replace(&path, value)
+            }
+            "move" => {
+                let from = pointer("from")?;
+                if path.len() > from.len() && path.starts_with(&from) {
+                    return Err(format!(
+                        "cannot move {} into itself ({})",
+                        path_text(&from),
+                        path_text(&path)
+                    ));
+                }
+                if path.len() > from.len() {
+                    let source = resolve(self.doc, &from)
+                        .ok_or_else(|| format!("from path {} does not exist", path_text(&from)))?;
+                    fits(depth_within(source, Some(budget))?, &path)?;
+                }
+                let moved = self
+                    .remove(&from)
+                    .map_err(|_| format!("from path {} does not exist", path_text(&from)))?;
+                self.add(&path, moved).map_err(|(error, moved)| {
+                    // The value goes back where it came from when the patch is undone.
+                    self.keep_removed(moved);
+                    error
+                })
+            }
+            "copy" => {
+                let from = pointer("from")?;
+                let source = resolve(self.doc, &from)
+                    .ok_or_else(|| format!("from path {} does not exist", path_text(&from)))?;
+                let nodes = nodes_up_to(source, budget.remaining);
+                budget.spend(nodes)?;
+                if !path.is_empty() {
+                    fits(depth_within(source, None)?, &path)?;
+                }
+                let copy = source.clone();
+                self.add(&path, copy).map_err(|(error, _)| error)
+            }
+            "test" => {
+                let expected = op.get("value").unwrap_or(&Value::Null);
+                match resolve(self.doc, &path) {
+                    Some(actual) if actual == expected => Ok(()),
+                    Some(_) => Err(format!("test failed at {}", path_text(&path))),
+                    None => Err(format!("path {} does not exist", path_text(&path))),
+                }
+            }
+            other => Err(format!("unknown operation '{other}'")),
+        }
+    }
+
+    /// Undoes everything logged, newest first.
+    fn rollback(&mut self) {
+        let mut hand: Option<Value> = None;
+        while let Some(undo) = self.log.pop() {
+            match undo {
+                Undo::Restore { path, old } => {
+                    if let Some(slot) = resolve_mut(self.doc, &path) {
+                        let back = old.or_else(|| hand.take()).unwrap_or(Value::Null);
+                        hand = Some(std::mem::replace(slot, back));
+                    }
+                }
+                Undo::ObjectInsert {
+                    parent,
+                    index,
+                    key,
+                    value,
+                } => {
+                    if let Some(Value::Object(map)) = resolve_mut(self.doc, &parent) {
+                        let back = value.or_else(|| hand.take()).unwrap_or(Value::Null);
+                        map.shift_insert(index.min(map.len()), key, back);
+                    }
+                }
+                Undo::ObjectRemove { parent, key } => {
+                    if let Some(Value::Object(map)) = resolve_mut(self.doc, &parent) {
+                        hand = map.shift_remove(key.as_str());
+                    }
+                }
+                Undo::ArrayInsert {
+                    parent,
+                    index,
+                    value,
+                } => {
+                    if let Some(Value::Array(items)) = resolve_mut(self.doc, &parent) {
+                        let back = value.or_else(|| hand.take()).unwrap_or(Value::Null);
+                        items.insert(index.min(items.len()), back);
+                    }
+                }
+                Undo::ArrayRemove { parent, index } => {
+                    if let Some(Value::Array(items)) = resolve_mut(self.doc, &parent) {
+                        if index < items.len() {
+                            hand = Some(items.remove(index));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Applies `ops` (already checked against the operation schema) to `doc` in place, spending
+/// `budget` on copies. On error `doc` is unchanged and the error text is returned.
+pub(crate) fn apply(doc: &mut Value, ops: &[Value], budget: &mut Budget) -> Result<(), String> {
+    apply_checked(doc, ops, budget, |_| Ok(()))
+}
+
+/// As [`apply`], and then `check` the result: when it fails, the patch is undone and its error
+/// returned.
+pub(crate) fn apply_checked(
+    doc: &mut Value,
+    ops: &[Value],
+    budget: &mut Budget,
+    check: impl FnOnce(&Value) -> Result<(), String>,
+) -> Result<(), String> {
     for op in ops {
         for key in ["path", "from"] {
             if op
@@ -65,40 +491,24 @@ pub(crate) fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
             }
         }
     }
-    let parsed = ops.iter().map(operation).collect::<Result<Vec<_>, _>>()?;
-    let root_special = parsed.iter().any(|op| {
-        op.path().as_str().is_empty()
-            && matches!(
-                op,
-                PatchOperation::Remove(_) | PatchOperation::Move(_) | PatchOperation::Copy(_)
-            )
-    });
-    // Work on a copy, as `fast-json-patch` does with `mutate = false`: `json_patch::patch`'s undo
-    // log does not cover the failing operation itself (a `move` whose `add` half fails has
-    // already removed its source), so its own atomicity is not enough.
-    let mut work = doc.clone();
-    if !root_special {
-        json_patch::patch_unsafe(&mut work, &parsed).map_err(|e| e.to_string())?;
-        *doc = work;
-        return Ok(());
-    }
-    // Rare: operations on the root that RFC 6902 appliers disagree on.
-    for op in &parsed {
-        match op {
-            PatchOperation::Remove(r) if r.path.as_str().is_empty() => work = Value::Null,
-            PatchOperation::Move(m) if m.path.as_str().is_empty() => {
-                work = m.from.resolve(&work).map_err(|e| e.to_string())?.clone();
-            }
-            PatchOperation::Copy(c) if c.path.as_str().is_empty() => {
-                work = c.from.resolve(&work).map_err(|e| e.to_string())?.clone();
-            }
-            other => {
-                json_patch::patch(&mut work, std::slice::from_ref(other))
-                    .map_err(|e| e.to_string())?;
-            }
+    budget.earn(ops.len());
+    let mut applier = Applier {
+        doc,
+        log: Vec::new(),
+    };
+    let spent_before = *budget;
+    for op in ops {
+        if let Err(error) = applier.apply(op, budget) {
+            applier.rollback();
+            *budget = spent_before;
+            return Err(error);
         }
     }
-    *doc = work;
+    if let Err(error) = check(applier.doc) {
+        applier.rollback();
+        *budget = spent_before;
+        return Err(error);
+    }
     Ok(())
 }
 
@@ -107,10 +517,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn run(doc: &mut Value, ops: &[Value]) -> Result<(), String> {
+        apply(doc, ops, &mut Budget::default())
+    }
+
     #[test]
     fn applies_and_is_atomic() {
         let mut doc = json!({"a": 1});
-        apply(
+        run(
             &mut doc,
             &[
                 json!({"op":"add","path":"/b","value":[1]}),
@@ -120,7 +534,7 @@ mod tests {
         .unwrap();
         assert_eq!(doc, json!({"a":1,"b":[1,2]}));
         let before = doc.clone();
-        let err = apply(
+        let err = run(
             &mut doc,
             &[
                 json!({"op":"remove","path":"/a"}),
@@ -132,16 +546,155 @@ mod tests {
     }
 
     #[test]
+    fn a_failing_patch_restores_values_and_key_order_exactly() {
+        let original = json!({"a": 1, "b": {"x": [1, 2, 3]}, "c": 3, "d": [4]});
+        for ops in [
+            vec![
+                json!({"op":"remove","path":"/a"}),
+                json!({"op":"remove","path":"/b/x/1"}),
+                json!({"op":"add","path":"/e","value":5}),
+                json!({"op":"replace","path":"/c","value":"z"}),
+                json!({"op":"move","from":"/d","path":"/b/d"}),
+                json!({"op":"copy","from":"/b","path":"/f"}),
+                json!({"op":"add","path":"/b/x/0","value":0}),
+                json!({"op":"test","path":"/c","value":"no"}),
+            ],
+            vec![json!({"op":"move","from":"/a","path":"/nope/x"})],
+            vec![
+                json!({"op":"remove","path":""}),
+                json!({"op":"add","path":"/x","value":1}),
+            ],
+            vec![
+                json!({"op":"add","path":"","value":[1]}),
+                json!({"op":"remove","path":"/5"}),
+            ],
+        ] {
+            let mut doc = original.clone();
+            assert!(run(&mut doc, &ops).is_err(), "{ops:?}");
+            assert_eq!(
+                serde_json::to_string(&doc).unwrap(),
+                serde_json::to_string(&original).unwrap(),
+                "{ops:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn remove_keeps_the_order_of_the_other_keys() {
+        let mut doc = json!({"a": 1, "b": 2, "c": 3});
+        run(&mut doc, &[json!({"op":"remove","path":"/a"})]).unwrap();
+        assert_eq!(serde_json::to_string(&doc).unwrap(), r#"{"b":2,"c":3}"#);
+    }
+
+    #[test]
     fn root_operations() {
         let mut doc = json!({"a": 1});
-        apply(&mut doc, &[json!({"op":"replace","path":"","value":[1]})]).unwrap();
+        run(&mut doc, &[json!({"op":"replace","path":"","value":[1]})]).unwrap();
         assert_eq!(doc, json!([1]));
-        apply(&mut doc, &[json!({"op":"remove","path":""})]).unwrap();
+        run(&mut doc, &[json!({"op":"remove","path":""})]).unwrap();
         assert_eq!(doc, Value::Null);
-        assert!(apply(
+        let mut doc = json!({"a": {"b": 1}});
+        run(&mut doc, &[json!({"op":"move","from":"/a","path":""})]).unwrap();
+        assert_eq!(doc, json!({"b": 1}));
+        let mut doc = json!({"a": {"b": 1}});
+        run(&mut doc, &[json!({"op":"copy","from":"/a","path":""})]).unwrap();
+        assert_eq!(doc, json!({"b": 1}));
+        assert!(run(
             &mut json!({}),
             &[json!({"op":"add","path":"/__proto__/x","value":1})]
         )
         .is_err());
+    }
+
+    #[test]
+    fn pointers_escape_and_indexes_are_strict() {
+        let mut doc = json!({"a/b": {"~c": 1}, "l": [0, 1]});
+        run(
+            &mut doc,
+            &[json!({"op":"replace","path":"/a~1b/~0c","value":2})],
+        )
+        .unwrap();
+        assert_eq!(doc["a/b"]["~c"], 2);
+        for bad in ["/l/01", "/l/-", "/l/2", "/l/x", "a", "/a~2"] {
+            assert!(
+                run(&mut doc, &[json!({"op":"replace","path":bad,"value":0})]).is_err(),
+                "{bad}"
+            );
+        }
+        run(&mut doc, &[json!({"op":"add","path":"/l/2","value":2})]).unwrap();
+        run(&mut doc, &[json!({"op":"add","path":"/l/-","value":3})]).unwrap();
+        assert_eq!(doc["l"], json!([0, 1, 2, 3]));
+    }
+
+    #[test]
+    fn copies_cannot_nest_past_the_depth_limit() {
+        let mut doc = json!({"a": 1});
+        let mut refused = 0;
+        for _ in 0..3000 {
+            if run(&mut doc, &[json!({"op":"copy","from":"","path":"/a"})]).is_err() {
+                refused += 1;
+            }
+        }
+        assert!(crate::depth::value_depth(&doc) <= MAX_DEPTH);
+        assert_eq!(refused, 3000 - (MAX_DEPTH - 1));
+        let mut doc = json!({"a": 1});
+        let mut deep = json!(1);
+        for _ in 0..MAX_DEPTH {
+            deep = json!([deep]);
+        }
+        assert!(run(&mut doc, &[json!({"op":"add","path":"/b","value":deep})]).is_err());
+        assert!(run(&mut doc, &[json!({"op":"replace","path":"","value":deep})]).is_ok());
+    }
+
+    #[test]
+    fn copies_that_would_amplify_are_refused_whole() {
+        let mut doc = json!({"a": "x"});
+        let ops: Vec<Value> = (0..40)
+            .map(|i| json!({"op":"copy","from":"","path":format!("/k{i}")}))
+            .collect();
+        let mut budget = Budget::default();
+        assert!(apply(&mut doc, &ops, &mut budget).is_err());
+        assert_eq!(doc, json!({"a": "x"}));
+        let mut earned = Budget::default();
+        earned.earn(ops.len());
+        assert_eq!(budget, earned, "a refused patch spends nothing");
+        // A few copies are fine.
+        apply(&mut doc, &ops[..5], &mut budget).unwrap();
+        assert_eq!(doc.as_object().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn moves_deeper_are_checked() {
+        let mut deep = json!(1);
+        for _ in 0..MAX_DEPTH - 1 {
+            deep = json!([deep]);
+        }
+        let mut doc = json!({"a": deep, "b": {}});
+        assert!(run(&mut doc, &[json!({"op":"move","from":"/a","path":"/b/c"})]).is_err());
+        assert!(run(&mut doc, &[json!({"op":"move","from":"/a","path":"/c"})]).is_ok());
+        assert!(run(
+            &mut doc,
+            &[json!({"op":"move","from":"/c","path":"/c/0/x"})]
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn check_failures_undo_the_patch() {
+        let mut doc = json!({"a": 1});
+        let err = apply_checked(
+            &mut doc,
+            &[json!({"op":"replace","path":"","value":[1]})],
+            &mut Budget::default(),
+            |d| {
+                if d.is_object() {
+                    Ok(())
+                } else {
+                    Err("not an object".into())
+                }
+            },
+        );
+        assert_eq!(err, Err("not an object".into()));
+        assert_eq!(doc, json!({"a": 1}));
     }
 }
