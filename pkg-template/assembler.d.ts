@@ -32,7 +32,7 @@ export interface StreamAssemblerOptions {
 export type WarningCode =
   | "UNANNOUNCED_MESSAGE" | "DUPLICATE_EVENT" | "SEQUENCE_GAP" | "CONTENT_MISMATCH"
   | "EVENT_AFTER_END" | "UNKNOWN_EVENT" | "INVALID_EVENT" | "TRUNCATED"
-  | "UNFINISHED_MESSAGE" | "TOO_MANY_WARNINGS"
+  | "UNFINISHED_MESSAGE" | "TOO_MANY_WARNINGS" | "INVALID_ARGUMENTS"
   // AG-UI
   | "UNKNOWN_FIELD" | "DEPRECATED_SHAPE" | "PATCH_FAILED" | "PROTOCOL_VERSION" | "INCONSISTENT_EVENT";
 
@@ -255,12 +255,21 @@ export interface ToolCall {
   /** The arguments exactly as received: a JSON text, possibly unfinished. */
   arguments: string;
   /**
-   * Best-effort parse of `arguments` so far (unfinished strings included, unfinished keys left
-   * out). Updated without mutation: a changed value is a new object, an unchanged one keeps its
-   * identity.
+   * Best-effort parse of `arguments` so far, a preview while the call streams (unfinished
+   * strings included, unfinished keys left out). Kept up to date in place, in O(new bytes) per
+   * read: compare the `ToolCall` records (a changed call is a new, frozen record), not `parsed`.
+   * `null` before anything parsed, and for a completed call whose `argumentsError` is set:
+   * a repaired preview is never presented as arguments.
    */
   parsed: JsonValue | null;
+  /** Whether the producer completed the call (its arguments are final). */
   completed: boolean;
+  /**
+   * Why a completed call's arguments are unusable: not JSON, or nested deeper than 100 levels
+   * (a warning `INVALID_ARGUMENTS` says so too). `null` while the call streams and for valid
+   * (or empty) arguments. Run a tool only when `completed` is true and this is `null`.
+   */
+  argumentsError: string | null;
   /** The `output` of the matching `*_output` message (AG-UI: the tool result's `content`). */
   output: JsonValue | null;
 }
@@ -302,7 +311,10 @@ export declare class StreamAssembler {
   finish(): Update[];
   /** The run so far, as a plain object, built on demand. */
   snapshot(): Snapshot;
-  /** Every tool call so far; cheap to call after every chunk (O(new bytes)). */
+  /**
+   * Every tool call so far; cheap to call after every chunk (O(what changed)). Returns the same
+   * array when nothing changed since the last call, a new one otherwise.
+   */
   toolCalls(): ToolCall[];
   readonly outcome: Outcome;
   /** The configured or detected protocol; `null` until the first event. */

@@ -74,8 +74,9 @@ export class StreamAssembler {
   #input = 0; // address of the core's input buffer
   #inputSize = 0;
   #strings = [];
-  #calls = new Map();
-  #order = [];
+  #calls = new Map(); // "messageId#index" → { record, value }
+  #keys = [];
+  #list = [];
 
   constructor(options) {
     this.#core = new StreamAssemblerCore(options);
@@ -178,42 +179,52 @@ export class StreamAssembler {
   }
 
   toolCalls() {
-    // The core lists every current call, in message and part order, with what changed since
-    // the last look. While the list stays the same, entries are compact (only what changed,
-    // `0` for nothing) and keyed by position; otherwise they are full records, and a call the
-    // core no longer lists (its part stopped being a data part) is dropped.
-    const changes = this.#live().toolCallChanges();
-    const compact = changes.length === this.#order.length
-      && changes.every((change) => change === 0 || change.messageId === undefined);
-    if (!compact) {
-      this.#order = changes.map((change) => `${change.messageId}#${change.index}`);
-      const live = new Set(this.#order);
-      for (const key of this.#calls.keys()) if (!live.has(key)) this.#calls.delete(key);
-    }
-    for (let i = 0; i < changes.length; i++) {
-      const change = changes[i];
-      if (change === 0) continue;
-      const key = this.#order[i];
-      const previous = this.#calls.get(key);
+    // The core reports only the calls that changed, by position (null: nothing changed, and the
+    // same array is returned): a full record for a new call or after a reset (every call
+    // listed), otherwise only the fields that changed. Parsed arguments are mirrored in place,
+    // by ops that cost O(bytes received since), so reading them after every chunk stays linear.
+    const result = this.#live().toolCallChanges();
+    if (result === null) return this.#list;
+    const { len, reset, changes } = result;
+    const list = reset ? new Array(len) : this.#list.slice(0, len);
+    const keys = reset ? new Array(len) : this.#keys;
+    keys.length = len;
+    for (const change of changes) {
+      const position = change.position;
+      const key = change.messageId !== undefined ? `${change.messageId}#${change.index}` : keys[position];
+      keys[position] = key;
+      const entry = this.#calls.get(key) ?? { record: undefined, value: undefined };
+      const previous = entry.record;
       const rawDelta = change.rawDelta ?? "";
-      let parsed = previous?.parsed;
-      if (change.appendAt !== undefined) {
-        parsed = applyOp(parsed, { op: "append", path: change.appendAt, text: rawDelta });
-      }
-      for (const op of change.ops ?? []) parsed = applyOp(parsed, op);
-      this.#calls.set(key, Object.freeze({
+      let value = entry.value;
+      if (change.appendAt !== undefined) value = applyOp(value, { op: "append", path: change.appendAt, text: rawDelta });
+      for (const op of change.ops ?? []) value = applyOp(value, op);
+      entry.value = value;
+      const completed = change.completed ?? previous.completed;
+      const argumentsError = change.argumentsError !== undefined ? change.argumentsError : (previous?.argumentsError ?? null);
+      entry.record = Object.freeze({
         messageId: change.messageId ?? previous.messageId,
         index: change.index ?? previous.index,
         messageType: change.messageType ?? previous.messageType,
         callId: change.callId !== undefined ? change.callId : (previous?.callId ?? null),
         name: change.name !== undefined ? change.name : (previous?.name ?? null),
         arguments: change.rawReplace ? rawDelta : (previous?.arguments ?? "") + rawDelta,
-        parsed: parsed === undefined ? null : parsed,
-        completed: change.completed ?? previous.completed,
+        // A completed call with unusable arguments has none: its repaired parse was a preview.
+        parsed: value === undefined || (completed && argumentsError !== null) ? null : value,
+        completed,
+        argumentsError,
         output: change.output !== undefined ? change.output : (previous?.output ?? null),
-      }));
+      });
+      this.#calls.set(key, entry);
+      list[position] = entry.record;
     }
-    return this.#order.map((key) => this.#calls.get(key));
+    if (reset) {
+      const live = new Set(keys);
+      for (const key of this.#calls.keys()) if (!live.has(key)) this.#calls.delete(key);
+    }
+    this.#keys = keys;
+    this.#list = list;
+    return list;
   }
 
   free() {
@@ -222,7 +233,8 @@ export class StreamAssembler {
       this.#core = undefined;
       this.#strings = [];
       this.#calls.clear();
-      this.#order = [];
+      this.#keys = [];
+      this.#list = [];
     }
   }
 
@@ -286,24 +298,20 @@ export async function* chunks(body) {
   throw agentwireError("INVALID_OPTION", "expected a Response, a ReadableStream or an async iterable of Uint8Array");
 }
 
-// Applies one mirror op without mutating: the containers on the path are copied, so a UI can
-// compare old and new values by identity.
+// Applies one mirror op to `root` in place and returns the root (a new one only when the op
+// replaces it, or appends to a root string).
 function applyOp(root, op) {
-  if (op.path.length === 0) return op.op === "set" ? op.value : root + op.text;
-  return updateAt(root, op.path, 0, op);
-}
-
-function updateAt(node, path, i, op) {
-  const key = path[i];
-  const copy = Array.isArray(node) ? node.slice() : { ...node };
-  const next = i === path.length - 1
-    ? (op.op === "set" ? op.value : copy[key] + op.text)
-    : updateAt(copy[key], path, i + 1, op);
+  const path = op.path;
+  if (path.length === 0) return op.op === "set" ? op.value : root + op.text;
+  let node = root;
+  for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
+  const key = path[path.length - 1];
+  const next = op.op === "set" ? op.value : node[key] + op.text;
   if (key === "__proto__") {
     // A JSON key, not the prototype: define it as an own property.
-    Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(node, key, { value: next, writable: true, enumerable: true, configurable: true });
   } else {
-    copy[key] = next;
+    node[key] = next;
   }
-  return copy;
+  return root;
 }

@@ -37,6 +37,34 @@ pub fn value_depth(value: &Value) -> usize {
     deepest
 }
 
+/// The nesting depth of JSON text (see the module docs), valid or not: the most brackets open
+/// at once outside strings. One pass, no allocation.
+pub fn text_depth(json: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for b in json.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Whether `value` nests deeper than [`MAX_DEPTH`].
 pub fn too_deep(value: &Value) -> bool {
     value_depth(value) > MAX_DEPTH
@@ -80,6 +108,15 @@ mod tests {
         assert_eq!(value_depth(&json!({"a": [1]})), 2);
         assert_eq!(value_depth(&json!([1, [2, [3]], {"x": 1}])), 3);
         assert_eq!(value_depth(&nested(10)), 20);
+    }
+
+    #[test]
+    fn text_depth_counts_brackets_outside_strings() {
+        assert_eq!(text_depth("1"), 0);
+        assert_eq!(text_depth(r#"{"a":[1,{"b":"[[[{"}]]}"#), 3);
+        assert_eq!(text_depth(r#"["\"[[", [1]]"#), 2);
+        assert_eq!(text_depth("[[[[["), 5);
+        assert_eq!(text_depth(&serde_json::to_string(&nested(7)).unwrap()), 14);
     }
 
     #[test]

@@ -207,23 +207,23 @@ fn data_deltas_deep_merge_and_stream_tool_arguments() {
     // Mirror ops: the first read is the whole value, later reads only what changed.
     let first = asm.tool_call_changes();
     assert_eq!(
-        first[0].ops,
+        first.changes[0].ops,
         [Op::Set {
             path: vec![],
             value: json!({"city": "Hang"})
         }]
     );
-    assert!(first[0].raw_replace);
+    assert!(first.changes[0].raw_replace);
     asm.push(&sse(&[
         data(5, "call", true, "in_progress", json!({"arguments": "zhou\"}", "n": 2})),
         data(6, "call", false, "completed", json!({"call_id": "c1", "name": "get_weather", "arguments": "{\"city\": \"Hangzhou\"}", "n": 3, "meta": {"x": [1]}})),
     ]))
     .unwrap();
     let next = asm.tool_call_changes();
-    assert_eq!(next[0].raw_delta, "zhou\"}");
-    assert!(!next[0].raw_replace);
+    assert_eq!(next.changes[0].raw_delta, "zhou\"}");
+    assert!(!next.changes[0].raw_replace);
     assert_eq!(
-        next[0].ops,
+        next.changes[0].ops,
         [Op::Append {
             path: vec![PathSegment::Key("city".into())],
             text: "zhou".into()

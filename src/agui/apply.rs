@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::assembler::arguments_error;
 use serde_json::{Map, Value};
 
 use super::changes::Changes;
@@ -335,10 +336,21 @@ impl Store {
             Event::ToolCallEnd(e) => match self.tool_call_mut(&e.tool_call_id) {
                 Some((msg_id, call)) => {
                     let msg_id = msg_id.to_owned();
+                    let invalid = arguments_error(&call.function.arguments);
                     if merge(&mut call.metadata, e.metadata.as_ref()) {
                         changes.replaced(&msg_id);
                     }
                     changes.message(&msg_id, false);
+                    if let Some(error) = invalid {
+                        warn(
+                            changes,
+                            WarningCode::InvalidArguments,
+                            format!(
+                                "Tool call '{}' ended with unusable arguments: {error}",
+                                e.tool_call_id
+                            ),
+                        );
+                    }
                 }
                 None => warn(
                     changes,

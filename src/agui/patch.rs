@@ -16,7 +16,8 @@ use serde_json::Value;
 
 use crate::MAX_DEPTH;
 
-/// Nodes that `copy` operations may still create (and deepening `move`s measure).
+/// What `copy` operations may still create (and deepening `move`s measure), in nodes plus
+/// one per 16 bytes of strings and keys.
 ///
 /// Starts at [`Budget::FLOOR`]; every operation read adds [`Budget::PER_OP`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,8 +34,8 @@ impl Default for Budget {
 }
 
 impl Budget {
-    /// What every stream may copy, whatever its size: 1 Mi nodes.
-    pub(crate) const FLOOR: u64 = 1 << 20;
+    /// What every stream may copy, whatever its size: 256 Ki nodes (or 4 MiB of strings).
+    pub(crate) const FLOOR: u64 = 1 << 18;
     /// Nodes earned per operation read.
     pub(crate) const PER_OP: u64 = 2048;
 
@@ -54,7 +55,7 @@ impl Budget {
                 Ok(())
             }
             None => Err(format!(
-                "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} nodes per operation read)",
+                "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} per operation read)",
                 Self::PER_OP
             )),
         }
@@ -190,22 +191,30 @@ fn depth_within(value: &Value, budget: Option<&mut Budget>) -> Result<usize, Str
     Ok(deepest)
 }
 
-/// The number of nodes of `value`, counted up to `limit + 1`.
-fn nodes_up_to(value: &Value, limit: u64) -> u64 {
-    let mut count: u64 = 0;
+/// What copying `value` costs, counted up to `limit + 1`: one per node, plus one per 16 bytes
+/// of its strings and keys (so memory, not only nodes, stays proportional to the input).
+fn weight_up_to(value: &Value, limit: u64) -> u64 {
+    let text = |s: &str| u64::try_from(s.len() / 16).unwrap_or(u64::MAX);
+    let mut weight: u64 = 0;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        count += 1;
-        if count > limit {
-            break;
-        }
+        weight = weight.saturating_add(1);
         match v {
             Value::Array(items) => stack.extend(items.iter()),
-            Value::Object(map) => stack.extend(map.values()),
+            Value::Object(map) => {
+                for (key, child) in map {
+                    weight = weight.saturating_add(text(key));
+                    stack.push(child);
+                }
+            }
+            Value::String(s) => weight = weight.saturating_add(text(s)),
             _ => {}
         }
+        if weight > limit {
+            break;
+        }
     }
-    count
+    weight
 }
 
 fn too_deep(path: &[Token]) -> String {
@@ -397,8 +406,8 @@ impl Applier<'_> {
                 let from = pointer("from")?;
                 let source = resolve(self.doc, &from)
                     .ok_or_else(|| format!("from path {} does not exist", path_text(&from)))?;
-                let nodes = nodes_up_to(source, budget.remaining);
-                budget.spend(nodes)?;
+                let weight = weight_up_to(source, budget.remaining);
+                budget.spend(weight)?;
                 if !path.is_empty() {
                     fits(depth_within(source, None)?, &path)?;
                 }

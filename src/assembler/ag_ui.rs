@@ -11,9 +11,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::agent_api::{EventCx, ToolCall, ToolCallChange};
+use super::agent_api::{EventCx, ToolCall, ToolCallChange, ToolCallChanges};
 use super::outcome::Outcome;
-use super::partial_json::PartialJson;
+use super::partial_json::{arguments_error, PartialJson};
 use super::update::{Batch, Update, UpdateSink};
 use super::warning::WarningCode;
 use crate::agui::{Changes, Client, Content, Message, RunFinishedOutcome, RunStatus};
@@ -27,6 +27,19 @@ struct Mirror {
     seen: String,
     replaced: bool,
     output_seen: bool,
+    completed_seen: bool,
+    name_seen: String,
+}
+
+/// The tool message answering each call id (the first one, in message order).
+fn outputs(messages: &[Message]) -> HashMap<&str, &Message> {
+    let mut outputs = HashMap::new();
+    for m in messages {
+        if let Message::Tool(t) = m {
+            outputs.entry(t.tool_call_id.as_str()).or_insert(m);
+        }
+    }
+    outputs
 }
 
 /// The AG-UI fold.
@@ -42,6 +55,10 @@ pub(crate) struct AgUiFold {
     /// Messages replaced since the last `tool_call_changes` (their calls may have new
     /// arguments that do not extend the old ones).
     dirty: HashSet<String>,
+    /// Whether any message changed since the last `tool_call_changes`.
+    calls_dirty: bool,
+    /// The calls as last listed: (message id, index among its tool calls).
+    listed: Vec<(String, usize)>,
 }
 
 fn message_type(m: &Message) -> &'static str {
@@ -183,6 +200,10 @@ impl AgUiFold {
         let changes = std::mem::take(&mut self.changes);
         if self.tracking {
             self.dirty.extend(changes.replaced.iter().cloned());
+            self.calls_dirty |= !changes.messages.is_empty()
+                || !changes.replaced.is_empty()
+                || !changes.arguments.is_empty()
+                || changes.order;
         }
         let messages = self.client.messages();
         let by_id: HashMap<&str, &Message> = if changes.messages.is_empty()
@@ -317,18 +338,13 @@ impl AgUiFold {
         map
     }
 
-    fn output_of(&self, call_id: &str) -> Option<Value> {
-        self.client.messages().iter().find_map(|m| match m {
-            Message::Tool(t) if t.tool_call_id == call_id => Some(content_value(&t.content)),
-            _ => None,
-        })
-    }
-
     /// Every tool call of every assistant message.
     pub(crate) fn tool_calls(&self) -> Vec<ToolCall> {
+        let outputs = outputs(self.client.messages());
         let mut calls = Vec::new();
         for m in self.client.messages() {
             for (index, tc) in m.tool_calls().iter().enumerate() {
+                let completed = !self.client.is_call_open(&tc.id);
                 calls.push(ToolCall {
                     message_id: m.id().to_owned(),
                     index,
@@ -336,72 +352,113 @@ impl AgUiFold {
                     call_id: Some(tc.id.clone()),
                     name: Some(tc.function.name.clone()),
                     arguments: tc.function.arguments.clone(),
-                    completed: !self.client.is_call_open(&tc.id),
-                    output: self.output_of(&tc.id),
+                    completed,
+                    arguments_error: completed
+                        .then(|| arguments_error(&tc.function.arguments))
+                        .flatten(),
+                    output: outputs.get(tc.id.as_str()).and_then(|m| match m {
+                        Message::Tool(t) => Some(content_value(&t.content)),
+                        _ => None,
+                    }),
                 });
             }
         }
         calls
     }
 
-    /// Every tool call with what changed since the last call (O(bytes received since)).
-    pub(crate) fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+    /// What changed in the tool calls since the last look (nothing, in O(1), when no message
+    /// changed; otherwise one pass over the calls, reporting only those that changed). When the
+    /// list changed other than by calls appended at its end, every call is listed whole.
+    pub(crate) fn tool_call_changes(&mut self) -> ToolCallChanges {
+        let first = !self.tracking;
         self.tracking = true;
+        if !first && !self.calls_dirty {
+            return ToolCallChanges {
+                len: self.listed.len(),
+                reset: false,
+                changes: Vec::new(),
+            };
+        }
+        self.calls_dirty = false;
         let dirty = std::mem::take(&mut self.dirty);
-        let outputs: HashMap<&str, Value> = self
-            .client
-            .messages()
+        let messages = self.client.messages();
+        let listed: Vec<(String, usize)> = messages
             .iter()
-            .filter_map(|m| match m {
-                Message::Tool(t) => Some((t.tool_call_id.as_str(), content_value(&t.content))),
-                _ => None,
-            })
+            .flat_map(|m| (0..m.tool_calls().len()).map(move |i| (m.id().to_owned(), i)))
             .collect();
+        let appended = listed.len() >= self.listed.len()
+            && self.listed.iter().zip(&listed).all(|(a, b)| a == b);
+        let reset = first || !appended;
+        self.listed = listed;
+        let outputs = outputs(messages);
         let mut changes = Vec::new();
-        for m in self.client.messages() {
-            for (index, tc) in m.tool_calls().iter().enumerate() {
-                let args = tc.function.arguments.as_str();
-                let key = (m.id().to_owned(), tc.id.clone());
-                let mirror = self.mirrors.entry(key).or_insert_with(|| Mirror {
+        let calls = messages.iter().flat_map(|m| {
+            m.tool_calls()
+                .iter()
+                .enumerate()
+                .map(move |(i, tc)| (m, i, tc))
+        });
+        for (position, (m, index, tc)) in calls.enumerate() {
+            let args = tc.function.arguments.as_str();
+            let key = (m.id().to_owned(), tc.id.clone());
+            let mirror = self.mirrors.entry(key).or_insert_with(|| Mirror {
+                replaced: true,
+                ..Mirror::default()
+            });
+            let rewritten = dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str());
+            if reset || rewritten {
+                *mirror = Mirror {
                     replaced: true,
                     ..Mirror::default()
-                });
-                if dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str()) {
-                    mirror.parser = PartialJson::new();
-                    mirror.seen.clear();
-                    mirror.replaced = true;
-                }
-                let delta = args.get(mirror.seen.len()..).unwrap_or("");
-                mirror.parser.push(delta);
-                mirror.seen.push_str(delta);
-                let raw_replace = std::mem::take(&mut mirror.replaced);
-                let raw_delta = if raw_replace {
-                    args.to_owned()
-                } else {
-                    delta.to_owned()
                 };
-                let output = match outputs.get(tc.id.as_str()) {
-                    Some(v) if !mirror.output_seen => {
-                        mirror.output_seen = true;
-                        Some(v.clone())
-                    }
-                    _ => None,
-                };
-                changes.push(ToolCallChange {
-                    message_id: m.id().to_owned(),
-                    index,
-                    message_type: "function".to_owned(),
-                    call_id: Some(tc.id.clone()),
-                    name: Some(tc.function.name.clone()),
-                    completed: !self.client.is_call_open(&tc.id),
-                    raw_delta,
-                    raw_replace,
-                    ops: mirror.parser.take_ops(),
-                    output,
-                });
             }
+            let delta = args.get(mirror.seen.len()..).unwrap_or("");
+            let completed = !self.client.is_call_open(&tc.id);
+            let output = match outputs.get(tc.id.as_str()) {
+                Some(Message::Tool(t)) if !mirror.output_seen => {
+                    mirror.output_seen = true;
+                    Some(content_value(&t.content))
+                }
+                _ => None,
+            };
+            let unchanged = delta.is_empty()
+                && !mirror.replaced
+                && output.is_none()
+                && mirror.completed_seen == completed
+                && mirror.name_seen == tc.function.name;
+            if unchanged {
+                continue;
+            }
+            mirror.parser.push(delta);
+            mirror.seen.push_str(delta);
+            mirror.completed_seen = completed;
+            mirror.name_seen.clone_from(&tc.function.name);
+            let raw_replace = std::mem::take(&mut mirror.replaced);
+            let raw_delta = if raw_replace {
+                args.to_owned()
+            } else {
+                delta.to_owned()
+            };
+            changes.push(ToolCallChange {
+                position,
+                message_id: m.id().to_owned(),
+                index,
+                message_type: "function".to_owned(),
+                call_id: Some(tc.id.clone()),
+                name: Some(tc.function.name.clone()),
+                completed,
+                arguments_error: completed.then(|| arguments_error(args)).flatten(),
+                raw_delta,
+                raw_replace,
+                ops: mirror.parser.take_ops(),
+                output,
+            });
         }
-        changes
+        ToolCallChanges {
+            len: self.listed.len(),
+            reset,
+            changes,
+        }
     }
 
     /// The best-effort parsed arguments of a tool call.
@@ -572,14 +629,17 @@ mod tests {
         let mut asm = StreamAssembler::new(AssemblerOptions::new());
         asm.push(head.as_bytes()).unwrap();
         let first = asm.tool_call_changes();
-        assert_eq!(first.len(), 1);
-        assert_eq!(first[0].message_id, "m1");
+        assert_eq!(first.len, 1);
+        assert_eq!(first.changes[0].message_id, "m1");
         asm.push(tail.as_bytes()).unwrap();
         let second = asm.tool_call_changes();
-        assert_eq!(second.len(), 1);
-        assert_eq!(second[0].message_id, "m2");
-        assert!(second[0].raw_replace);
-        assert_eq!(second[0].raw_delta, "{\"q\":");
-        assert!(!second[0].ops.is_empty(), "the parsed value is rebuilt");
+        assert_eq!(second.len, 1);
+        assert_eq!(second.changes[0].message_id, "m2");
+        assert!(second.changes[0].raw_replace);
+        assert_eq!(second.changes[0].raw_delta, "{\"q\":");
+        assert!(
+            !second.changes[0].ops.is_empty(),
+            "the parsed value is rebuilt"
+        );
     }
 }

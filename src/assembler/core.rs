@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 #[cfg(feature = "full")]
 use super::ag_ui::AgUiFold;
-use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChange};
+use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChanges};
 use super::detect::detect;
 use super::options::{AssemblerOptions, Protocol};
 use super::outcome::Outcome;
@@ -262,11 +262,12 @@ impl StreamAssembler {
         self.inner.agent_api.tool_calls()
     }
 
-    /// How each tool call's arguments changed since the last call, as raw appends and as ops
-    /// on the best-effort parsed value. The first call starts incremental parsing; after it,
-    /// each call costs O(bytes received since), so reading parsed arguments after every chunk
-    /// stays linear.
-    pub fn tool_call_changes(&mut self) -> Vec<ToolCallChange> {
+    /// What changed in the tool calls since the last call: the calls that changed or are new,
+    /// by position, with their arguments' raw appends and the ops on the best-effort parsed
+    /// value. The first call lists every call and starts incremental parsing; after it, a call
+    /// costs O(what changed since) (nothing when nothing changed), so reading parsed arguments
+    /// after every chunk stays linear.
+    pub fn tool_call_changes(&mut self) -> ToolCallChanges {
         #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             return self.inner.ag_ui.tool_call_changes();

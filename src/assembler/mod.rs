@@ -23,9 +23,9 @@ mod warning;
 pub(crate) mod words;
 
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
-pub use agent_api::{ToolCall, ToolCallChange, MAX_PARTS_PER_MESSAGE};
+pub use agent_api::{ToolCall, ToolCallChange, ToolCallChanges, MAX_PARTS_PER_MESSAGE};
 pub use options::{AssemblerOptions, Protocol};
 pub use outcome::Outcome;
-pub use partial_json::{Op, PartialJson, PathSegment};
+pub use partial_json::{arguments_error, Op, PartialJson, PathSegment};
 pub use update::Update;
 pub use warning::{Warning, WarningCode};

@@ -585,6 +585,24 @@ impl PartialJson {
     }
 }
 
+/// Why `text`, the whole arguments of a completed tool call, cannot be used as its arguments:
+/// it is not one JSON value, or it nests deeper than [`MAX_DEPTH`] levels. `None` for valid
+/// JSON and for empty (or blank) arguments, which mean none.
+pub fn arguments_error(text: &str) -> Option<String> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    if crate::depth::text_depth(text) > MAX_DEPTH {
+        return Some(format!(
+            "The arguments nest deeper than {MAX_DEPTH} levels."
+        ));
+    }
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => None,
+        Err(e) => Some(format!("The arguments are not valid JSON: {e}.")),
+    }
+}
+
 /// The longest prefix of `token` that is a JSON number, as a number.
 fn number_prefix(token: &str) -> Option<Number> {
     let trimmed = token.trim_end_matches(['-', '+', '.', 'e', 'E']);

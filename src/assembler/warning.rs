@@ -29,6 +29,10 @@ pub enum WarningCode {
     UnfinishedMessage,
     /// More warnings than the retention cap; later ones are counted, not kept.
     TooManyWarnings,
+    /// A tool call completed with arguments that are not JSON (or nest too deep): it carries
+    /// no parsed arguments and must not be run. Never an error, even in strict mode (the call
+    /// reports it in its `argumentsError`).
+    InvalidArguments,
     /// AG-UI: an event carried properties (or union members) the protocol does not describe;
     /// they were stripped.
     UnknownField,
@@ -59,6 +63,7 @@ impl WarningCode {
             WarningCode::Truncated => "TRUNCATED",
             WarningCode::UnfinishedMessage => "UNFINISHED_MESSAGE",
             WarningCode::TooManyWarnings => "TOO_MANY_WARNINGS",
+            WarningCode::InvalidArguments => "INVALID_ARGUMENTS",
             WarningCode::UnknownField => "UNKNOWN_FIELD",
             WarningCode::DeprecatedShape => "DEPRECATED_SHAPE",
             WarningCode::PatchFailed => "PATCH_FAILED",

@@ -33,12 +33,11 @@ pub const FAILED: u32 = u32::MAX;
 
 /// The identity and metadata of a tool call as last sent to the JS mirror.
 struct CallMeta {
-    message_id: String,
-    index: usize,
     message_type: String,
     call_id: Option<String>,
     name: Option<String>,
     completed: bool,
+    arguments_error: Option<String>,
 }
 
 #[wasm_bindgen(js_class = StreamAssemblerCore)]
@@ -159,48 +158,56 @@ impl StreamAssemblerCore {
         self.inner.protocol().map(|p| p.as_str().to_owned())
     }
 
-    /// Tool calls with what changed since the last call (raw appends and parsed-value ops),
-    /// one entry per current call, in order. When the list of calls is the one of the previous
-    /// call, entries are compact: `0` for a call that did not change, otherwise only the fields
-    /// that changed (no `messageId`; the JS mirror keys it by position). Otherwise every entry
-    /// is a full record with `messageId` and `index`. Sending only what changed keeps reading
-    /// parsed arguments after every chunk cheap: each string crossing costs a decode.
+    /// What changed in the tool calls since the last call: `null` when nothing did, otherwise
+    /// `{len, reset, changes}`. `changes` holds the calls that changed, by `position`: a full
+    /// record (`messageId`, `index`, …) for a new call or after a `reset` (then every call is
+    /// listed), otherwise only the fields that changed (the JS mirror keys it by position).
+    /// Sending only what changed keeps reading parsed arguments after every chunk cheap: each
+    /// string crossing costs a decode.
     #[wasm_bindgen(js_name = toolCallChanges)]
     pub fn tool_call_changes(&mut self) -> Result<JsValue, JsValue> {
         let changes = self.inner.tool_call_changes();
-        let same_list = changes.len() == self.seen.len()
-            && changes
-                .iter()
-                .zip(&self.seen)
-                .all(|(c, s)| c.message_id == s.message_id && c.index == s.index);
-        let mut seen = Vec::with_capacity(changes.len());
-        let mut out = Vec::with_capacity(changes.len());
-        for (position, change) in changes.into_iter().enumerate() {
-            let (entry, meta) = match self.seen.get(position).filter(|_| same_list) {
+        if changes.reset {
+            self.seen.clear();
+        }
+        self.seen.truncate(changes.len);
+        let mut out = Vec::with_capacity(changes.changes.len());
+        for change in changes.changes {
+            let position = change.position;
+            match self.seen.get(position) {
+                Some(before) => {
+                    let (compact, meta) = CompactJs::new(change, before);
+                    if let Some(slot) = self.seen.get_mut(position) {
+                        *slot = meta;
+                    }
+                    if let Some(compact) = compact {
+                        out.push(Entry::Compact(compact));
+                    }
+                }
                 None => {
                     let meta = CallMeta {
-                        message_id: change.message_id.clone(),
-                        index: change.index,
                         message_type: change.message_type.clone(),
                         call_id: change.call_id.clone(),
                         name: change.name.clone(),
                         completed: change.completed,
+                        arguments_error: change.arguments_error.clone(),
                     };
-                    (Entry::Full(ChangeJs::from(change)), meta)
-                }
-                Some(before) => {
-                    let (compact, meta) = CompactJs::new(change, before);
-                    match compact {
-                        None => (Entry::Unchanged(0), meta),
-                        Some(compact) => (Entry::Compact(compact), meta),
+                    // Positions arrive in order: a new call is the next one.
+                    if position == self.seen.len() {
+                        self.seen.push(meta);
                     }
+                    out.push(Entry::Full(ChangeJs::from(change)));
                 }
-            };
-            out.push(entry);
-            seen.push(meta);
+            }
         }
-        self.seen = seen;
-        Ok(to_js(&out)?)
+        if out.is_empty() && !changes.reset {
+            return Ok(JsValue::NULL);
+        }
+        Ok(to_js(&ChangesJs {
+            len: changes.len,
+            reset: changes.reset,
+            changes: out,
+        })?)
     }
 
     /// The count of updates in the outbox, or [`FAILED`] with the error kept for `takeError`.
@@ -215,20 +222,27 @@ impl StreamAssemblerCore {
     }
 }
 
+/// What `toolCallChanges` returns when something changed.
+#[derive(Serialize)]
+struct ChangesJs {
+    len: usize,
+    reset: bool,
+    changes: Vec<Entry>,
+}
+
 /// One entry of `toolCallChanges`.
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Entry {
     Full(ChangeJs),
     Compact(CompactJs),
-    /// `0`: the call at this position did not change.
-    Unchanged(u8),
 }
 
 /// A change to the call at the same position as before: only what changed.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CompactJs {
+    position: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     message_type: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -237,6 +251,8 @@ struct CompactJs {
     name: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     completed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    arguments_error: Option<Option<String>>,
     #[serde(skip_serializing_if = "String::is_empty")]
     raw_delta: String,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -259,18 +275,20 @@ impl CompactJs {
         let call_id = (c.call_id != before.call_id).then(|| c.call_id.clone());
         let name = (c.name != before.name).then(|| c.name.clone());
         let completed = (c.completed != before.completed).then_some(c.completed);
+        let arguments_error =
+            (c.arguments_error != before.arguments_error).then(|| c.arguments_error.clone());
         let meta = CallMeta {
-            message_id: c.message_id,
-            index: c.index,
             message_type: c.message_type,
             call_id: c.call_id,
             name: c.name,
             completed: c.completed,
+            arguments_error: c.arguments_error,
         };
         let unchanged = message_type.is_none()
             && call_id.is_none()
             && name.is_none()
             && completed.is_none()
+            && arguments_error.is_none()
             && c.raw_delta.is_empty()
             && !c.raw_replace
             && c.ops.is_empty()
@@ -289,10 +307,12 @@ impl CompactJs {
             ops.clear();
         }
         let compact = CompactJs {
+            position: c.position,
             message_type,
             call_id,
             name,
             completed,
+            arguments_error,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
             ops: ops.into_iter().map(OpJs::from).collect(),
@@ -307,12 +327,14 @@ impl CompactJs {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ChangeJs {
+    position: usize,
     message_id: String,
     index: usize,
     message_type: String,
     call_id: Option<String>,
     name: Option<String>,
     completed: bool,
+    arguments_error: Option<String>,
     raw_delta: String,
     raw_replace: bool,
     ops: Vec<OpJs>,
@@ -339,12 +361,14 @@ fn path_js(path: Vec<PathSegment>) -> Vec<Value> {
 impl From<ToolCallChange> for ChangeJs {
     fn from(c: ToolCallChange) -> Self {
         ChangeJs {
+            position: c.position,
             message_id: c.message_id,
             index: c.index,
             message_type: c.message_type,
             call_id: c.call_id,
             name: c.name,
             completed: c.completed,
+            arguments_error: c.arguments_error,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
             ops: c.ops.into_iter().map(OpJs::from).collect(),

@@ -247,29 +247,41 @@ impl Fold {
 /// Tool calls as a JS mirror would hold them, built only from `tool_call_changes`.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Mirror {
-    /// Per (message id, part index): (raw arguments, parsed value).
+    /// Per (message id, part index): (raw arguments, parsed value), in list order.
     pub calls: Ordered<(String, usize), (String, Option<Value>)>,
+    /// The key at each position of the list.
+    keys: Vec<(String, usize)>,
 }
 
 impl Mirror {
-    /// Applies the changes of one `tool_call_changes` call.
-    /// `tool_call_changes` lists every current call, so a call it no longer lists (its part
-    /// stopped being a data part) is dropped, as the JS face does.
-    pub fn apply(
-        &mut self,
-        changes: Vec<agentwire::assembler::ToolCallChange>,
-    ) -> Result<(), String> {
-        let keys: Vec<(String, usize)> = changes
-            .iter()
-            .map(|c| (c.message_id.clone(), c.index))
-            .collect();
-        self.calls.0.retain(|(k, _)| keys.contains(k));
-        // Listed in the core's order (message, then part), as the JS face returns them.
-        self.calls
-            .0
-            .sort_by_key(|(k, _)| keys.iter().position(|x| x == k));
-        for change in changes {
-            let entry = self.calls.entry((change.message_id.clone(), change.index));
+    /// Applies the changes of one `tool_call_changes` call, as the JS face does: changes by
+    /// position; after a reset, every call is listed and the others are dropped.
+    pub fn apply(&mut self, changes: agentwire::assembler::ToolCallChanges) -> Result<(), String> {
+        if changes.reset {
+            self.keys.clear();
+        }
+        self.keys.truncate(changes.len);
+        for change in changes.changes {
+            let key = (change.message_id.clone(), change.index);
+            match change.position.cmp(&self.keys.len()) {
+                std::cmp::Ordering::Less => {
+                    if self.keys[change.position] != key {
+                        return Err(format!(
+                            "position {} moved from {:?} to {key:?} without a reset",
+                            change.position, self.keys[change.position]
+                        ));
+                    }
+                }
+                std::cmp::Ordering::Equal => self.keys.push(key.clone()),
+                std::cmp::Ordering::Greater => {
+                    return Err(format!(
+                        "position {} skips past the end ({})",
+                        change.position,
+                        self.keys.len()
+                    ))
+                }
+            }
+            let entry = self.calls.entry(key);
             if change.raw_replace {
                 entry.0.clear();
             }
@@ -278,6 +290,15 @@ impl Mirror {
                 apply_op(&mut entry.1, op)?;
             }
         }
+        if self.keys.len() != changes.len {
+            return Err(format!(
+                "{} calls listed, {} expected",
+                self.keys.len(),
+                changes.len
+            ));
+        }
+        let keys = &self.keys;
+        self.calls.0.retain(|(k, _)| keys.contains(k));
         self.calls
             .0
             .sort_by_key(|(k, _)| keys.iter().position(|x| x == k));

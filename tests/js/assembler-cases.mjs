@@ -242,7 +242,7 @@ export const assemblerCases = {
     asm.free();
   },
 
-  "StreamAssembler: toolCalls parses arguments incrementally and keeps unchanged identities"(
+  "StreamAssembler: toolCalls parses arguments incrementally, new records only for changed calls"(
     { StreamAssembler }, assert,
   ) {
     const asm = new StreamAssembler();
@@ -264,7 +264,9 @@ export const assemblerCases = {
     assert.strictEqual(done.arguments, '{"city": "Hangzhou"}');
     assert.strictEqual(done.completed, true);
     assert.strictEqual(done.output, "Sunny");
-    assert.deepStrictEqual(call.parsed, { city: "Hang" }, "earlier values are not mutated");
+    assert.strictEqual(done.argumentsError, null);
+    assert.strictEqual(call.arguments, '{"city": "Hang', "an earlier record keeps its raw arguments");
+    assert.strictEqual(done.parsed, call.parsed, "parsed is mirrored in place (linear), records change");
     asm.free();
   },
 
@@ -272,8 +274,8 @@ export const assemblerCases = {
     { StreamAssembler }, assert,
   ) {
     // Two calls (the second appears mid-stream, so the list changes), a name that arrives late,
-    // escapes split across deltas, an output, completion, and a third message whose data part
-    // is replaced by text (a call that stops being one).
+    // escapes split across deltas, an output, completion, and a third call whose data part a
+    // text event tries to replace (refused: a call does not stop being one).
     const stream = utf8(RUN.replace(/data: \{"sequence_number":16,[^\n]*\n\n/, "") + sse([
       message(16, "c2", "plugin_call", "in_progress"),
       data(17, "c2", true, "in_progress", { call_id: "call_2", arguments: '{"q": "a\\' }),
@@ -290,7 +292,7 @@ export const assemblerCases = {
     oneShot.finish();
     const expected = oneShot.toolCalls();
     oneShot.free();
-    assert.deepStrictEqual(expected.map((c) => c.callId), ["call_1", "call_2"]);
+    assert.deepStrictEqual(expected.map((c) => c.callId), ["call_1", "call_2", "call_3"]);
     assert.deepStrictEqual(expected[1].parsed, { q: "a\nb é 中文 😀", n: [1, 2] });
     assert.strictEqual(expected[1].name, "search");
     for (const step of [1, 2, 3, 7, 64, 1000]) {

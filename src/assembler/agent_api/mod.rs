@@ -20,10 +20,11 @@ use serde_json::Value;
 
 use super::lean::{LeanEvent, LeanReader};
 use super::outcome::Outcome;
-use super::partial_json::{Op, PartialJson};
+use super::partial_json::{arguments_error, Op, PartialJson};
 use super::update::Batch;
 use super::words::same;
 
+mod calls;
 mod view;
 use super::warning::{Warning, WarningCode};
 use crate::protocol::{
@@ -54,7 +55,14 @@ impl EventCx<'_> {
             offset: Some(self.offset),
             sequence_number: self.sequence_number,
         };
-        if self.strict && code != WarningCode::DuplicateEvent {
+        // A replay is no fault of the stream, and unusable tool-call arguments are a fact about
+        // the content (the call says so itself): neither is a protocol violation.
+        if self.strict
+            && !matches!(
+                code,
+                WarningCode::DuplicateEvent | WarningCode::InvalidArguments
+            )
+        {
             return Err(warning.into_error());
         }
         self.batch.warnings.push(warning);
@@ -74,6 +82,8 @@ pub(crate) struct PartSlot {
     pub(crate) from_deltas: bool,
     /// The tool-call arguments mirror, once a consumer asked for parsed arguments.
     pub(crate) mirror: Option<Box<ArgumentsMirror>>,
+    /// For a completed call: whether its arguments were checked, and what is wrong with them.
+    pub(crate) arguments_checked: Option<Option<String>>,
 }
 
 /// Incremental parse of a tool call's `arguments`, and what a consumer has seen of it.
@@ -86,6 +96,8 @@ pub(crate) struct ArgumentsMirror {
     pub(crate) raw_replaced: bool,
     /// The output the consumer has seen: (output message slot, completed), once reported.
     pub(crate) output_seen: Option<(usize, bool)>,
+    /// The call id last reported for the call.
+    pub(crate) call_id_seen: Option<String>,
 }
 
 /// A message being assembled.
@@ -116,17 +128,43 @@ pub struct ToolCall {
     pub arguments: String,
     /// Whether the call's part (or message) is completed.
     pub completed: bool,
+    /// Why the arguments of a completed call are not usable: they are not JSON, or nest deeper
+    /// than [`MAX_DEPTH`](crate::MAX_DEPTH). `None` while the call streams, and for valid (or
+    /// empty) arguments. Run a tool only when `completed` and this is `None`.
+    pub arguments_error: Option<String>,
     /// The output of the matching `*_output` message (by `call_id`), when it arrived.
     pub output: Option<Value>,
 }
 
-/// One tool call, with what changed since the consumer last looked (see
+/// What changed in the list of tool calls since the consumer last looked (see
 /// [`StreamAssembler::tool_call_changes`]): enough to keep a mirror of every call, including
-/// its parsed arguments, up to date in O(bytes received since).
+/// its parsed arguments, up to date in O(what changed) per look.
 ///
 /// [`StreamAssembler::tool_call_changes`]: super::StreamAssembler::tool_call_changes
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolCallChanges {
+    /// How many calls there are now.
+    pub len: usize,
+    /// Whether the list was rebuilt (the first look, or a call appeared other than at the end
+    /// or disappeared): `changes` then lists every call, in order, and a mirror drops the calls
+    /// it no longer lists.
+    pub reset: bool,
+    /// The calls that changed or are new, by position, in position order.
+    pub changes: Vec<ToolCallChange>,
+}
+
+impl ToolCallChanges {
+    /// Whether nothing changed since the last look.
+    pub fn is_empty(&self) -> bool {
+        !self.reset && self.changes.is_empty()
+    }
+}
+
+/// One tool call that changed, with what changed since the consumer last saw it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallChange {
+    /// The call's position in the list of calls.
+    pub position: usize,
     /// The id of the message carrying the call.
     pub message_id: String,
     /// The index of the part holding the call.
@@ -139,6 +177,8 @@ pub struct ToolCallChange {
     pub name: Option<String>,
     /// Whether the call's part (or message) is completed.
     pub completed: bool,
+    /// As [`ToolCall::arguments_error`].
+    pub arguments_error: Option<String>,
     /// Characters appended to the raw arguments (with `raw_replace`, the whole string).
     pub raw_delta: String,
     /// Whether the raw arguments were replaced rather than appended to.
@@ -217,6 +257,8 @@ pub(crate) struct AgentApiFold {
     pub(crate) unknown_events: Vec<JsonMap>,
     /// Whether consumers asked for parsed tool-call arguments (then they are kept up to date).
     track_arguments: bool,
+    /// The tool calls a consumer sees, and what changed since it looked.
+    pub(crate) calls: calls::CallTracker,
     /// The order of messages in the final `output`, when it differs from arrival order.
     pub(crate) output_order: Option<Vec<usize>>,
     /// Reads content deltas without building a `Value`.
@@ -237,6 +279,7 @@ impl Default for AgentApiFold {
             outcome: Outcome::Pending,
             unknown_events: Vec::new(),
             track_arguments: false,
+            calls: calls::CallTracker::default(),
             lean: LeanReader::default(),
             output_order: None,
         }
@@ -715,7 +758,7 @@ impl AgentApiFold {
             cx.batch.touch_content(slot, index);
         }
         if completed {
-            self.complete_part(slot, index, cx);
+            self.complete_part(slot, index, cx)?;
         }
         Ok(())
     }
@@ -763,6 +806,7 @@ impl AgentApiFold {
                     completed: false,
                     from_deltas: from_delta,
                     mirror: None,
+                    arguments_checked: None,
                 };
                 if track && is_call {
                     if let Some(args) = raw_arguments(&part.content) {
@@ -876,13 +920,13 @@ impl AgentApiFold {
             )?;
         }
         if completed {
-            self.complete_part(slot, index, cx);
+            self.complete_part(slot, index, cx)?;
         }
         Ok(())
     }
 
     /// Marks a part completed (once).
-    fn complete_part(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) {
+    fn complete_part(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) -> Result<()> {
         if let Some(Some(part)) = self
             .messages
             .get_mut(slot)
@@ -892,6 +936,38 @@ impl AgentApiFold {
                 part.completed = true;
                 cx.batch.touch_content(slot, index);
             }
+        }
+        self.check_arguments(slot, index, cx)
+    }
+
+    /// Once a call completes (its part or its message), checks its arguments once: a call whose
+    /// arguments are not JSON is reported (`INVALID_ARGUMENTS`), and never offers its repaired
+    /// preview as arguments.
+    fn check_arguments(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) -> Result<()> {
+        let Some(message) = self.messages.get_mut(slot) else {
+            return Ok(());
+        };
+        if !is_call_type(&message.message.message_type) {
+            return Ok(());
+        }
+        let msg_id = &message.message.id;
+        let Some(Some(part)) = message.parts.get_mut(index) else {
+            return Ok(());
+        };
+        if part.arguments_checked.is_some() {
+            return Ok(());
+        }
+        let Some(raw) = raw_arguments(&part.content) else {
+            return Ok(());
+        };
+        let error = arguments_error(&raw);
+        let warning = error.as_ref().map(|e| {
+            format!("Tool call {index} of message {msg_id} completed with unusable arguments: {e}")
+        });
+        part.arguments_checked = Some(error);
+        match warning {
+            Some(message) => cx.warn(WarningCode::InvalidArguments, message),
+            None => Ok(()),
         }
     }
 
@@ -972,6 +1048,12 @@ impl AgentApiFold {
                     );
                 }
                 self.put_part(slot, index, part, completed, false, cx)?;
+            }
+        }
+        if completed {
+            let parts = self.messages.get(slot).map_or(0, |m| m.parts.len());
+            for index in 0..parts {
+                self.check_arguments(slot, index, cx)?;
             }
         }
         Ok(())
