@@ -9,7 +9,7 @@
 //! Depth counts containers: `1` and `"a"` are 0 levels deep, `{}` and `[1]` are 1, `{"a":[1]}`
 //! is 2.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::{Error, ErrorCode, Result};
 
@@ -19,8 +19,18 @@ pub const MAX_DEPTH: usize = 100;
 /// The nesting depth of `value` (see the module docs), computed without recursion. Stops
 /// counting at `MAX_DEPTH + 1`.
 pub fn value_depth(value: &Value) -> usize {
-    let mut deepest = 0;
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    depth_below(std::iter::once(value), 0)
+}
+
+/// The nesting depth of an object given as a map (its own level included).
+pub fn map_depth(map: &Map<String, Value>) -> usize {
+    depth_below(map.values(), 1).max(1)
+}
+
+/// The deepest level reached by `roots`, each `level` deep.
+fn depth_below<'a>(roots: impl Iterator<Item = &'a Value>, level: usize) -> usize {
+    let mut deepest = level;
+    let mut stack: Vec<(&Value, usize)> = roots.map(|v| (v, level)).collect();
     while let Some((v, level)) = stack.pop() {
         let children: &mut dyn Iterator<Item = &Value> = match v {
             Value::Array(items) => &mut items.iter(),
@@ -86,6 +96,21 @@ pub fn check_depth(value: &Value, code: ErrorCode, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// As [`check_depth`], for an object given as a map.
+///
+/// # Errors
+///
+/// `code`, when the object is too deep.
+pub fn check_map_depth(map: &Map<String, Value>, code: ErrorCode, what: &str) -> Result<()> {
+    if map_depth(map) > MAX_DEPTH {
+        return Err(Error::new(
+            code,
+            format!("{what} is nested deeper than {MAX_DEPTH} levels."),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +133,9 @@ mod tests {
         assert_eq!(value_depth(&json!({"a": [1]})), 2);
         assert_eq!(value_depth(&json!([1, [2, [3]], {"x": 1}])), 3);
         assert_eq!(value_depth(&nested(10)), 20);
+        let map = json!({"a": [1], "b": 2});
+        assert_eq!(map_depth(map.as_object().unwrap()), 2);
+        assert_eq!(map_depth(&Map::new()), 1);
     }
 
     #[test]

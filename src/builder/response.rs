@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::codec::Format;
+use crate::depth::check_map_depth;
 use crate::protocol::{
     AgentResponse, Clock, Content, ContentBody, ContentType, ErrorInfo, JsonMap, JsonOptions,
     Message,
@@ -209,6 +210,9 @@ impl ResponseBuilder {
     /// [`message`](Self::message) and not completed) unless [`CompleteOptions::close_open`].
     pub fn completed(&mut self, options: CompleteOptions) -> Result<Vec<u8>> {
         self.check_live()?;
+        if let Some(usage) = &options.usage {
+            check_map_depth(usage, ErrorCode::InvalidOption, "The usage")?;
+        }
         if !options.close_open {
             if let Some(open) = self.first_open_message() {
                 return Err(state_err(format!(
@@ -273,6 +277,14 @@ impl ResponseBuilder {
     /// this response; `INVALID_OPTION` when no randomness is available for the id.
     pub fn message(&mut self, options: MessageOptions) -> Result<MessageHandle> {
         self.check_live()?;
+        for (map, what) in [
+            (&options.usage, "The usage"),
+            (&options.metadata, "The metadata"),
+        ] {
+            if let Some(map) = map {
+                check_map_depth(map, ErrorCode::InvalidOption, what)?;
+            }
+        }
         if let Some(id) = &options.id {
             if self.messages.iter().any(|s| &s.id == id) {
                 return Err(state_err(format!(
@@ -360,6 +372,7 @@ impl ResponseBuilder {
     /// `BUILDER_STATE` if the message is completed, or after a terminal event.
     pub fn set_message_usage(&mut self, message: MessageHandle, usage: JsonMap) -> Result<()> {
         self.check_live()?;
+        check_map_depth(&usage, ErrorCode::InvalidOption, "The usage")?;
         self.building(message)?;
         if let Some(b) = self.building_mut(message.index as usize) {
             b.message.usage = Some(usage);
@@ -443,6 +456,9 @@ impl ResponseBuilder {
             .content_type()
             .unwrap_or(ContentType::Text);
         check_delta(ct, &value)?;
+        if let ContentValue::Fields(data) = &value {
+            check_map_depth(data, ErrorCode::InvalidOption, "The data delta")?;
+        }
         let mi = content.message.index as usize;
         let pi = content.index as usize;
         let len = out.len();
@@ -499,6 +515,9 @@ impl ResponseBuilder {
             .body
             .content_type()
             .unwrap_or(ContentType::Text);
+        if let ContentValue::Fields(data) = &value {
+            check_map_depth(data, ErrorCode::InvalidOption, "The value")?;
+        }
         let body = body_for_set(ct, value)?;
         let mi = content.message.index as usize;
         let pi = content.index as usize;

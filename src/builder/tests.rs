@@ -574,3 +574,50 @@ fn every_content_type_completes_with_its_fields() {
         .unwrap()
         .ends_with("\"text\":null}\n\n"));
 }
+
+#[test]
+fn values_deeper_than_the_limit_are_refused_and_nothing_is_emitted() {
+    use crate::depth::MAX_DEPTH;
+    use crate::protocol::JsonMap;
+    fn deep(levels: usize) -> JsonMap {
+        let mut v = serde_json::json!(1);
+        for _ in 1..levels {
+            v = serde_json::json!({ "a": v });
+        }
+        let mut map = JsonMap::new();
+        map.insert("a".into(), v);
+        map
+    }
+    let mut rb = ResponseBuilder::new(BuilderOptions::new()).unwrap();
+    rb.created().unwrap();
+    let m = rb.message(MessageOptions::new()).unwrap();
+    let part = rb.content(m, ContentType::Data).unwrap();
+    let seq = rb.next_sequence_number();
+    for levels in [MAX_DEPTH + 1, 500] {
+        let e = rb
+            .delta(part, ContentValue::Fields(deep(levels)))
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidOption);
+        assert!(
+            e.message().contains("deeper than 100 levels"),
+            "{}",
+            e.message()
+        );
+        assert_eq!(
+            rb.set(part, ContentValue::Fields(deep(levels)))
+                .unwrap_err()
+                .code(),
+            ErrorCode::InvalidOption
+        );
+        assert_eq!(
+            rb.set_message_usage(m, deep(levels)).unwrap_err().code(),
+            ErrorCode::InvalidOption
+        );
+        assert!(rb
+            .message(MessageOptions::new().metadata(deep(levels)))
+            .is_err());
+    }
+    assert_eq!(rb.next_sequence_number(), seq, "nothing was emitted");
+    rb.delta(part, ContentValue::Fields(deep(MAX_DEPTH)))
+        .unwrap();
+}
