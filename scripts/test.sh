@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node deno workerd browser handlers readme vite e2e.
+# Suites, in the default order: rust wasm reference build node hostile deno workerd browser handlers readme vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node deno workerd browser handlers readme vite e2e)
+ALL=(rust wasm reference build node hostile deno workerd browser handlers readme vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -84,6 +84,14 @@ suite_node() {
     run timeout 180 node --test --test-reporter=tap tests/*.test.mjs)
 }
 
+suite_hostile() {
+  project || return 1
+  # tests/js/hostile-cases.mjs against the packed package, each case in its own Node process (a
+  # trap fails the case, not the suite), each followed by a check that agentwire still works.
+  # The browser suite runs the same cases in one page.
+  (cd "$PROJECT" && run timeout 600 node tests/runners/hostile.mjs "$PROJECT")
+}
+
 suite_deno() {
   project || return 1
   # The same node:test file, under `deno test`; "agentwire" resolves from the project's
@@ -103,7 +111,7 @@ suite_browser() {
   # The shared cases in a page, then the end-to-end run: fetch() of adversarially chunked streams
   # from a local server, assembled and rendered into the DOM.
   local ok=0
-  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT") || ok=1
+  (cd "$PROJECT" && run timeout 300 node "$ROOT/tests/js/runners/browser.mjs" "$PROJECT") || ok=1
   (cd "$PROJECT" && run timeout 240 node "$ROOT/tests/js/runners/browser-e2e.mjs" "$PROJECT") || ok=1
   return $ok
 }

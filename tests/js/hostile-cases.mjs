@@ -117,6 +117,31 @@ function cyclic() {
   return a;
 }
 
+/** What every case is followed by: agentwire still assembles and builds. */
+export function stillWorks(api, assert) {
+  const rb = new api.ResponseBuilder();
+  const frames = [rb.created()];
+  const msg = rb.message();
+  frames.push(msg.start());
+  const part = msg.content("text");
+  frames.push(part.delta("still "), part.delta("alive"), part.complete(), msg.complete(), rb.completed());
+  rb.free();
+  const asm = new api.StreamAssembler();
+  for (const f of frames) asm.push(f);
+  asm.finish();
+  assert.strictEqual(asm.outcome, "completed");
+  assert.strictEqual(asm.snapshot().output[0].content[0].text, "still alive");
+  asm.free();
+}
+
+/** The cases, each followed by the check that agentwire still works (for one-page runs). */
+export function checkedCases(cases) {
+  return Object.fromEntries(Object.entries(cases).map(([name, run]) => [name, async (api, assert) => {
+    await run(api, assert);
+    stillWorks(api, assert);
+  }]));
+}
+
 export const hostileCases = {
   // ---- 1. Nothing traps the instance --------------------------------------------------------
 

@@ -24,8 +24,10 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>agentwire</title><link
   import assert from "/tests/mini-assert.mjs";
   import { cases } from "/tests/cases.mjs";
   import { liteCases } from "/tests/lite-cases.mjs";
+  import { hostileCases, checkedCases } from "/tests/hostile-cases.mjs";
   import { runCases } from "/tests/runners/tap.mjs";
-  window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert)];
+  const hostile = (await runCases(checkedCases(hostileCases), api, assert)).map((r) => ({ ...r, name: `hostile: ${r.name}` }));
+  window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert), ...hostile];
 </script>`;
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
   ".json": "application/json", ".html": "text/html" };
@@ -68,7 +70,7 @@ try {
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   await page.goto(origin, { timeout: 30_000 });
   try {
-    await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__results !== undefined, null, { timeout: 150_000 });
   } catch (e) {
     throw new Error(`the page did not report results: ${errors.join("\n") || e.message}`);
   }
