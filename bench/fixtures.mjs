@@ -195,6 +195,32 @@ export function toolArgumentsStream(n, seed = SEED) {
   return { head, deltas, arguments: args };
 }
 
+/**
+ * A tool call whose arguments are `args` (a JSON text), streamed as data deltas of `piece`
+ * characters: `{head, deltas, arguments}` as for `toolArgumentsStream`.
+ */
+export function toolArgumentsPieces(args, piece) {
+  const msgId = "msg_bench_args";
+  let seq = 0;
+  const head = [
+    responseEvent(seq++, "created", "resp_tool"),
+    responseEvent(seq++, "in_progress", "resp_tool"),
+    messageEvent(seq++, "in_progress", msgId, "function_call"),
+    JSON.stringify({
+      sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
+      index: 0, delta: false, msg_id: msgId, data: { call_id: "call_bench", name: "write_file", arguments: "" },
+    }),
+  ].map((e) => `data: ${e}\n\n`).join("");
+  const deltas = [];
+  for (let i = 0; i < args.length; i += piece) {
+    deltas.push(`data: ${JSON.stringify({
+      sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
+      index: 0, delta: true, msg_id: msgId, data: { arguments: args.slice(i, i + piece) },
+    })}\n\n`);
+  }
+  return { head, deltas, arguments: args };
+}
+
 /** Cuts `bytes` into consecutive pieces of `min`–`max` bytes at seeded points (views, no copies). */
 export function chunkBytes(bytes, min, max, seed = SEED) {
   const random = rng(seed ^ (min * 31 + max));

@@ -299,19 +299,36 @@ export async function* chunks(body) {
 }
 
 // Applies one mirror op to `root` in place and returns the root (a new one only when the op
-// replaces it, or appends to a root string).
+// replaces it, or appends to a root string). `assign` and `setFrom` are runs of sets into one
+// object or array.
 function applyOp(root, op) {
   const path = op.path;
-  if (path.length === 0) return op.op === "set" ? op.value : root + op.text;
+  const kind = op.op;
+  if (kind === "assign" || kind === "setFrom") {
+    let node = root;
+    for (let i = 0; i < path.length; i++) node = node[path[i]];
+    if (kind === "setFrom") {
+      const values = op.values;
+      for (let i = 0, at = op.from; i < values.length; i++, at++) node[at] = values[i];
+    } else {
+      const values = op.values;
+      for (const key of Object.keys(values)) setKey(node, key, values[key]);
+    }
+    return root;
+  }
+  if (path.length === 0) return kind === "set" ? op.value : root + op.text;
   let node = root;
   for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
   const key = path[path.length - 1];
-  const next = op.op === "set" ? op.value : node[key] + op.text;
+  setKey(node, key, kind === "set" ? op.value : node[key] + op.text);
+  return root;
+}
+
+function setKey(node, key, value) {
   if (key === "__proto__") {
     // A JSON key, not the prototype: define it as an own property.
-    Object.defineProperty(node, key, { value: next, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
-    node[key] = next;
+    node[key] = value;
   }
-  return root;
 }

@@ -5,15 +5,23 @@
 import assert from "node:assert/strict";
 import { createParser } from "eventsource-parser";
 import { parsePartialJson } from "ai";
-import { toolArgumentsStream } from "../fixtures.mjs";
+import { toolArgumentsPieces, toolArgumentsStream } from "../fixtures.mjs";
+
+function encoded({ head, deltas, arguments: args }) {
+  const encoder = new TextEncoder();
+  return { head: encoder.encode(head), deltas: deltas.map((d) => encoder.encode(d)), arguments: args };
+}
 
 function setup(n) {
-  return () => {
-    const { head, deltas, arguments: args } = toolArgumentsStream(n);
-    const encoder = new TextEncoder();
-    return { head: encoder.encode(head), deltas: deltas.map((d) => encoder.encode(d)), arguments: args };
-  };
+  return () => encoded(toolArgumentsStream(n));
 }
+
+// Large arguments in ~1 KB events, read after every push: an object of `keys` keys, an array of
+// `count` numbers, and a flat string holding the 10,000-key object's JSON text (the same
+// characters to read, as one string value instead of 10,000 members).
+const objectArgs = (keys) => JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, i) => [`key_${i}`, i])));
+const arrayArgs = (count) => JSON.stringify(Array.from({ length: count }, (_, i) => (i * 7919) % 100000));
+const stringArgs = (text) => JSON.stringify({ content: text });
 
 function ours({ StreamAssembler }, { head, deltas }) {
   const asm = new StreamAssembler();
@@ -69,7 +77,66 @@ const common = {
 const NAME_4K = "tool args: 4,000 one-char deltas, parsed after each push";
 const NAME_16K = "tool args: 16,000 one-char deltas, parsed after each push";
 
+const NAME_FLAT = "tool args: the 10,000-key object's text as one string, 1 KB per push, parsed after each push";
+const NAME_OBJECT = "tool args: an object of 10,000 keys, 1 KB per push, parsed after each push";
+const NAME_OBJECT_40K = "tool args: an object of 40,000 keys, 1 KB per push, parsed after each push";
+const NAME_ARRAY = "tool args: an array of 50,000 numbers, 1 KB per push, parsed after each push";
+
+/** Targets of a large-arguments row: within 3× of the flat string per byte, and linear. */
+function largeTargets(name) {
+  return (r, all) => {
+    const flat = all.get(NAME_FLAT);
+    if (!flat || name === NAME_FLAT) return [];
+    const perByte = (row, bytes) => row.agentwire.median / bytes;
+    const ratio = perByte(r, sizes[name]) / perByte(flat, sizes[NAME_FLAT]);
+    return [{
+      target: "within 3× of a flat string, per byte",
+      measured: `${ratio.toFixed(2)}×`,
+      met: ratio < 3,
+    }];
+  };
+}
+
+const sizes = {
+  [NAME_FLAT]: stringArgs(objectArgs(10000)).length,
+  [NAME_OBJECT]: objectArgs(10000).length,
+  [NAME_OBJECT_40K]: objectArgs(40000).length,
+  [NAME_ARRAY]: arrayArgs(50000).length,
+};
+
+const large = [
+  [NAME_FLAT, () => stringArgs(objectArgs(10000))],
+  [NAME_OBJECT, () => objectArgs(10000)],
+  [NAME_OBJECT_40K, () => objectArgs(40000)],
+  [NAME_ARRAY, () => arrayArgs(50000)],
+].map(([name, args]) => ({
+  ...common,
+  name,
+  unit: "KB",
+  units: sizes[name] / 1000,
+  setup: () => encoded(toolArgumentsPieces(args(), 1000)),
+  agentwire: ours,
+  baseline: theirs,
+  verify,
+  // The AI SDK re-parses everything after each push: quadratic, so a few rounds only.
+  baselineRounds: 3,
+  targets: name === NAME_OBJECT_40K
+    ? (r, all) => {
+      const small = all.get(NAME_OBJECT);
+      if (!small) return [];
+      const growth = r.agentwire.median / small.agentwire.median;
+      const bytes = sizes[NAME_OBJECT_40K] / sizes[NAME_OBJECT];
+      return [...largeTargets(name)(r, all), {
+        target: `40,000 keys < 1.2 × ${bytes.toFixed(2)} (the size ratio) × the 10,000-key time (linear)`,
+        measured: `${growth.toFixed(2)}×`,
+        met: growth < 1.2 * bytes,
+      }];
+    }
+    : largeTargets(name),
+}));
+
 export default [
+  ...large,
   {
     ...common,
     name: NAME_4K,

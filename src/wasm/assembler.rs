@@ -315,7 +315,7 @@ impl CompactJs {
             arguments_error,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
-            ops: ops.into_iter().map(OpJs::from).collect(),
+            ops: ops_js(ops),
             append_at,
             output: c.output,
         };
@@ -345,8 +345,70 @@ struct ChangeJs {
 #[derive(Serialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
 enum OpJs {
-    Set { path: Vec<Value>, value: Value },
-    Append { path: Vec<Value>, text: String },
+    Set {
+        path: Vec<Value>,
+        value: Value,
+    },
+    Append {
+        path: Vec<Value>,
+        text: String,
+    },
+    /// Consecutive sets of keys of the object at `path`, in order.
+    Assign {
+        path: Vec<Value>,
+        values: serde_json::Map<String, Value>,
+    },
+    /// Consecutive sets of positions `from`, `from + 1`, … of the array at `path`.
+    SetFrom {
+        path: Vec<Value>,
+        from: usize,
+        values: Vec<Value>,
+    },
+}
+
+/// The JS form of `ops`, with each run of sets into one container as one op: a large object or
+/// array arriving in a chunk crosses as about its own JSON text, not as one op per member.
+fn ops_js(ops: Vec<Op>) -> Vec<OpJs> {
+    let mut out: Vec<OpJs> = Vec::with_capacity(ops.len());
+    for op in ops {
+        let Op::Set { mut path, value } = op else {
+            out.push(OpJs::from(op));
+            continue;
+        };
+        let Some(last) = path.pop() else {
+            out.push(OpJs::Set {
+                path: Vec::new(),
+                value,
+            });
+            continue;
+        };
+        let parent = path_js(path);
+        match (out.last_mut(), last) {
+            (Some(OpJs::Assign { path, values }), PathSegment::Key(key)) if *path == parent => {
+                // A key set twice keeps its first position and its last value, as in JS.
+                values.insert(key, value);
+            }
+            (Some(OpJs::SetFrom { path, from, values }), PathSegment::Index(i))
+                if *path == parent && i == *from + values.len() =>
+            {
+                values.push(value);
+            }
+            (_, PathSegment::Key(key)) => {
+                let mut values = serde_json::Map::new();
+                values.insert(key, value);
+                out.push(OpJs::Assign {
+                    path: parent,
+                    values,
+                });
+            }
+            (_, PathSegment::Index(from)) => out.push(OpJs::SetFrom {
+                path: parent,
+                from,
+                values: vec![value],
+            }),
+        }
+    }
+    out
 }
 
 fn path_js(path: Vec<PathSegment>) -> Vec<Value> {
@@ -371,7 +433,7 @@ impl From<ToolCallChange> for ChangeJs {
             arguments_error: c.arguments_error,
             raw_delta: c.raw_delta,
             raw_replace: c.raw_replace,
-            ops: c.ops.into_iter().map(OpJs::from).collect(),
+            ops: ops_js(c.ops),
             output: c.output,
         }
     }
