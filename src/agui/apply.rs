@@ -208,6 +208,18 @@ impl Store {
         self.index.get(id).copied()
     }
 
+    /// The message with `id` (the first one, as the client's lookups find it).
+    pub(crate) fn message(&self, id: &str) -> Option<&Message> {
+        self.messages.get(self.find(id)?)
+    }
+
+    /// The message holding tool call `call_id`, and the call's index among its tool calls.
+    pub(crate) fn call_owner(&self, call_id: &str) -> Option<(&Message, usize)> {
+        let m = self.messages.get(*self.calls.get(call_id)?)?;
+        let index = m.tool_calls().iter().position(|tc| tc.id == call_id)?;
+        Some((m, index))
+    }
+
     fn push(&mut self, message: Message) -> usize {
         let i = self.messages.len();
         self.index.entry(message.id().to_owned()).or_insert(i);

@@ -1,5 +1,7 @@
 //! [`Changes`]: what applying events changed, coalesced, for a UI to re-render once per batch.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::assembler::Warning;
@@ -28,15 +30,38 @@ pub struct Changes {
     pub events: Vec<Value>,
     /// Tolerated oddities, with the client's texts.
     pub warnings: Vec<Warning>,
+    /// Where each id is in `messages`, `texts`, `arguments` and `replaced`: recording a change
+    /// is O(1), however many a batch holds.
+    at: Positions,
 }
 
-fn append(list: &mut Vec<(String, String)>, id: &str, delta: &str) {
-    match list.last_mut() {
-        Some((last, text)) if last == id => text.push_str(delta),
-        _ => match list.iter_mut().rev().find(|(i, _)| i == id) {
-            Some((_, text)) => text.push_str(delta),
-            None => list.push((id.to_owned(), delta.to_owned())),
-        },
+/// Positions of ids in the lists of a [`Changes`].
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Positions {
+    messages: HashMap<String, usize>,
+    texts: HashMap<String, usize>,
+    arguments: HashMap<String, usize>,
+    replaced: HashMap<String, usize>,
+}
+
+fn append(
+    list: &mut Vec<(String, String)>,
+    at: &mut HashMap<String, usize>,
+    id: &str,
+    delta: &str,
+) {
+    if let Some((last, text)) = list.last_mut() {
+        if last == id {
+            text.push_str(delta);
+            return;
+        }
+    }
+    match at.get(id).and_then(|&i| list.get_mut(i)) {
+        Some((_, text)) => text.push_str(delta),
+        None => {
+            at.insert(id.to_owned(), list.len());
+            list.push((id.to_owned(), delta.to_owned()));
+        }
     }
 }
 
@@ -60,23 +85,37 @@ impl Changes {
     }
 
     pub(crate) fn message(&mut self, id: &str, created: bool) {
-        match self.messages.iter_mut().find(|(m, _)| m == id) {
+        match self
+            .at
+            .messages
+            .get(id)
+            .and_then(|&i| self.messages.get_mut(i))
+        {
             Some((_, c)) => *c |= created,
-            None => self.messages.push((id.to_owned(), created)),
+            None => {
+                self.at.messages.insert(id.to_owned(), self.messages.len());
+                self.messages.push((id.to_owned(), created));
+            }
         }
     }
 
     pub(crate) fn text(&mut self, id: &str, delta: &str) {
-        append(&mut self.texts, id, delta);
+        append(&mut self.texts, &mut self.at.texts, id, delta);
     }
 
     pub(crate) fn arguments(&mut self, call_id: &str, delta: &str) {
-        append(&mut self.arguments, call_id, delta);
+        append(&mut self.arguments, &mut self.at.arguments, call_id, delta);
     }
 
     pub(crate) fn replaced(&mut self, id: &str) {
-        if !self.replaced.iter().any(|r| r == id) {
+        if !self.at.replaced.contains_key(id) {
+            self.at.replaced.insert(id.to_owned(), self.replaced.len());
             self.replaced.push(id.to_owned());
         }
+    }
+
+    /// Whether message `id` was replaced in this batch.
+    pub fn was_replaced(&self, id: &str) -> bool {
+        self.at.replaced.contains_key(id)
     }
 }

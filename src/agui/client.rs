@@ -82,6 +82,16 @@ impl Client {
         &self.store.messages
     }
 
+    /// The message with `id`, found through the client's index (O(1)).
+    pub fn message(&self, id: &str) -> Option<&Message> {
+        self.store.message(id)
+    }
+
+    /// The message holding tool call `call_id`, and the call's index among its tool calls.
+    pub fn call_owner(&self, call_id: &str) -> Option<(&Message, usize)> {
+        self.store.call_owner(call_id)
+    }
+
     /// The state, as `agent.state`.
     pub fn state(&self) -> &Value {
         &self.store.state

@@ -206,15 +206,7 @@ impl AgUiFold {
                 || changes.order;
         }
         let messages = self.client.messages();
-        let by_id: HashMap<&str, &Message> = if changes.messages.is_empty()
-            && changes.replaced.is_empty()
-            && changes.arguments.is_empty()
-            && !changes.order
-        {
-            HashMap::new()
-        } else {
-            messages.iter().rev().map(|m| (m.id(), m)).collect()
-        };
+        let client = &self.client;
         if batch.response || changes.run {
             out.other(Update::Response {
                 status: self.status(outcome).to_owned(),
@@ -230,7 +222,7 @@ impl AgUiFold {
             });
         }
         for (id, created) in &changes.messages {
-            if let Some(m) = by_id.get(id.as_str()) {
+            if let Some(m) = client.message(id) {
                 let open = self.client.is_open(id)
                     || m.tool_calls()
                         .iter()
@@ -250,30 +242,24 @@ impl AgUiFold {
             });
         }
         for id in &changes.replaced {
-            if let Some(m) = by_id.get(id.as_str()) {
+            if let Some(m) = client.message(id) {
                 out.other(Update::Replace {
                     id: id.clone(),
                     message: serde_json::to_value(m).unwrap_or(Value::Null),
                 });
             }
         }
-        let replaced = |id: &str| changes.replaced.iter().any(|r| r == id);
+        let replaced = |id: &str| changes.was_replaced(id);
         // A message dropped in this batch (a `MESSAGES_SNAPSHOT` reconciliation, which changes
         // the order) takes its pending appends with it.
-        let gone = |id: &str| changes.order && !by_id.contains_key(id);
-        for (id, delta) in changes.texts {
-            if !replaced(&id) && !gone(&id) {
-                out.text(&id, 0, &delta, false);
+        let gone = |id: &str| changes.order && client.message(id).is_none();
+        for (id, delta) in &changes.texts {
+            if !replaced(id) && !gone(id) {
+                out.text(id, 0, delta, false);
             }
         }
-        for (call_id, delta) in changes.arguments {
-            let found = messages.iter().find_map(|m| {
-                m.tool_calls()
-                    .iter()
-                    .position(|tc| tc.id == call_id)
-                    .map(|i| (m, i))
-            });
-            if let Some((m, index)) = found {
+        for (call_id, delta) in &changes.arguments {
+            if let Some((m, index)) = client.call_owner(call_id) {
                 if replaced(m.id()) {
                     continue;
                 }
@@ -281,7 +267,7 @@ impl AgUiFold {
                     .tool_calls()
                     .get(index)
                     .map(|tc| tc.function.name.as_str());
-                out.arguments(m.id(), index, Some(&call_id), name, &delta, false);
+                out.arguments(m.id(), index, Some(call_id), name, delta, false);
             }
         }
         if changes.state {
