@@ -7,8 +7,6 @@
 //! input; past that many gaps, the two ranges closest to each other are joined (the numbers
 //! between them count as seen: lost events that can no longer arrive late).
 
-use std::collections::BTreeMap;
-
 /// The most disjoint ranges of seen numbers kept.
 pub(crate) const MAX_RANGES: usize = 64;
 
@@ -26,62 +24,78 @@ pub(crate) enum Seen {
     Replay,
 }
 
-/// The set of sequence numbers seen, as disjoint inclusive ranges keyed by their start.
+/// The set of sequence numbers seen, as disjoint inclusive ranges `(start, end)`, sorted and
+/// not touching (a short sorted list: at most [`MAX_RANGES`]).
 #[derive(Debug, Default)]
 pub(crate) struct SeenNumbers {
-    ranges: BTreeMap<i64, i64>,
+    ranges: Vec<(i64, i64)>,
 }
 
 impl SeenNumbers {
     /// Records `n`, telling whether it is new.
     pub(crate) fn accept(&mut self, n: i64) -> Seen {
-        let highest = self.ranges.last_key_value().map(|(_, &end)| end);
-        // The range starting at or below `n`.
-        let below = self.ranges.range(..=n).next_back().map(|(&s, &e)| (s, e));
+        // The first range starting above `n`; the one before it may hold `n`.
+        let after = self.ranges.partition_point(|&(start, _)| start <= n);
+        let below = after.checked_sub(1).and_then(|i| self.ranges.get(i).copied());
         if below.is_some_and(|(_, end)| n <= end) {
             return Seen::Replay;
         }
-        let verdict = match highest {
+        let verdict = match self.ranges.last() {
             None => Seen::New,
-            Some(h) if n == h.saturating_add(1) => Seen::New,
-            Some(h) if n > h => Seen::Gap(h),
+            Some(&(_, h)) if n == h.saturating_add(1) => Seen::New,
+            Some(&(_, h)) if n > h => Seen::Gap(h),
             Some(_) => Seen::Late,
         };
-        // Insert [n, n], joined with the neighbours it touches.
-        let mut start = n;
-        let mut end = n;
-        if let Some((s, e)) = below {
-            if e.checked_add(1) == Some(n) {
-                self.ranges.remove(&s);
-                start = s;
+        let joins_below = below.is_some_and(|(_, end)| end.checked_add(1) == Some(n));
+        let joins_above = self
+            .ranges
+            .get(after)
+            .is_some_and(|&(start, _)| n.checked_add(1) == Some(start));
+        match (joins_below, joins_above) {
+            (true, true) => {
+                let end = self.ranges.get(after).map_or(n, |&(_, e)| e);
+                self.ranges.remove(after);
+                if let Some(range) = self.ranges.get_mut(after - 1) {
+                    range.1 = end;
+                }
             }
-        }
-        if let Some(next_end) = n.checked_add(1).and_then(|m| self.ranges.remove(&m)) {
-            end = next_end;
-        }
-        self.ranges.insert(start, end);
-        if self.ranges.len() > MAX_RANGES {
-            self.join_closest();
+            (true, false) => {
+                if let Some(range) = self.ranges.get_mut(after - 1) {
+                    range.1 = n;
+                }
+            }
+            (false, true) => {
+                if let Some(range) = self.ranges.get_mut(after) {
+                    range.0 = n;
+                }
+            }
+            (false, false) => {
+                self.ranges.insert(after, (n, n));
+                if self.ranges.len() > MAX_RANGES {
+                    self.join_closest();
+                }
+            }
         }
         verdict
     }
 
     /// Joins the two adjacent ranges with the smallest gap between them.
     fn join_closest(&mut self) {
-        let mut best: Option<(u64, i64, i64)> = None; // (gap, start of the left, start of the right)
-        let mut previous: Option<(i64, i64)> = None;
-        for (&s, &e) in &self.ranges {
-            if let Some((ps, pe)) = previous {
-                let gap = s.abs_diff(pe);
-                if best.is_none_or(|(g, _, _)| gap < g) {
-                    best = Some((gap, ps, s));
+        let closest = self
+            .ranges
+            .windows(2)
+            .enumerate()
+            .min_by_key(|(_, pair)| match pair {
+                [(_, left_end), (right_start, _)] => right_start.abs_diff(*left_end),
+                _ => u64::MAX,
+            })
+            .map(|(i, _)| i);
+        if let Some(i) = closest {
+            if let Some(&(_, end)) = self.ranges.get(i + 1) {
+                self.ranges.remove(i + 1);
+                if let Some(range) = self.ranges.get_mut(i) {
+                    range.1 = end;
                 }
-            }
-            previous = Some((s, e));
-        }
-        if let Some((_, left, right)) = best {
-            if let Some(end) = self.ranges.remove(&right) {
-                self.ranges.insert(left, end);
             }
         }
     }

@@ -223,7 +223,7 @@ impl PartialJson {
                     let rest = piece.get(i..).unwrap_or("");
                     let run = rest
                         .bytes()
-                        .position(|b| b == b'"' || b == b'\\')
+                        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
                         .unwrap_or(rest.len());
                     if run > 0 {
                         if self.high_surrogate.take().is_some() {
@@ -429,6 +429,8 @@ impl PartialJson {
                     }
                 }
                 b'\\' => self.escape = Escape::Backslash,
+                // JSON strings hold no raw control characters.
+                0..=0x1f => self.invalid(),
                 _ => {
                     if self.high_surrogate.take().is_some() {
                         self.push_char('\u{FFFD}');
@@ -592,14 +594,16 @@ pub fn arguments_error(text: &str) -> Option<String> {
     if text.trim().is_empty() {
         return None;
     }
-    if crate::depth::text_depth(text) > MAX_DEPTH {
-        return Some(format!(
-            "The arguments nest deeper than {MAX_DEPTH} levels."
-        ));
-    }
-    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Ok(_) => None,
-        Err(e) => Some(format!("The arguments are not valid JSON: {e}.")),
+    let mut parser = PartialJson::new();
+    parser.push(text);
+    if parser.is_too_deep() {
+        Some(format!("The arguments nest deeper than {MAX_DEPTH} levels."))
+    } else if parser.is_invalid() {
+        Some("The arguments are not valid JSON.".to_owned())
+    } else if !parser.is_complete() {
+        Some("The arguments are not valid JSON: the text ends inside the value.".to_owned())
+    } else {
+        None
     }
 }
 
@@ -660,6 +664,44 @@ fn place(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn arguments_error_agrees_with_serde_json() {
+        for text in [
+            r#"{"a": 1}"#,
+            r#"{"path": "notes/a.txt", "recursive": tr"#,
+            r#"{"a": [1, 2, {"b": null}], "c": "\u00e9\n"}"#,
+            "[1, 2,]",
+            "{\"a\": \"line\nbreak\"}",
+            "{\"a\": \"tab\there\"}",
+            r#"{"a": 01}"#,
+            r#"{"a": -}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": 1e5} "#,
+            r#"{"a": 1} x"#,
+            r#""just a string""#,
+            "42",
+            "-0.5e-3",
+            "nul",
+            "null",
+            r#"{"a" 1}"#,
+            r#"{"a": "\x"}"#,
+            r#"{"a": "\ud83d\ude00"}"#,
+            "{}",
+            "[]",
+            "{",
+            "}",
+        ] {
+            let ours = arguments_error(text).is_none();
+            let theirs = serde_json::from_str::<Value>(text).is_ok();
+            assert_eq!(ours, theirs, "{text:?}: {:?}", arguments_error(text));
+        }
+        assert_eq!(arguments_error("  "), None, "blank arguments mean none");
+        let deep = format!("{}1{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(arguments_error(&deep).unwrap().contains("deeper than"));
+        let ok = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(arguments_error(&ok), None);
+    }
 
     fn parse_in_pieces(text: &str, piece: usize) -> PartialJson {
         let mut p = PartialJson::new();

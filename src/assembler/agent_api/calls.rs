@@ -23,7 +23,8 @@ use crate::protocol::{ContentBody, JsonMap, RunStatus};
 /// A part: (message slot, part index).
 type Key = (usize, usize);
 
-/// The list of calls a consumer sees, and what changed since it last looked.
+/// The list of calls a consumer sees, and what changed since it last looked. A listed part
+/// holds its position ([`super::PartSlot::call_position`]).
 #[derive(Debug, Default)]
 pub(crate) struct CallTracker {
     /// Whether a consumer looked (then batches note what they touch).
@@ -32,13 +33,41 @@ pub(crate) struct CallTracker {
     rescan: bool,
     /// The listed calls, in order (message, then part).
     list: Vec<Key>,
-    positions: HashMap<Key, usize>,
     /// Parts (or whole messages, `None`) touched since the last look.
     touched: Vec<(usize, Option<usize>)>,
-    /// The first output part answering each call id, in message order.
-    outputs: HashMap<String, Key>,
-    /// Listed calls by the call id last reported for them.
-    by_call_id: HashMap<String, Vec<Key>>,
+    /// Call ids, each with its entry in `ids` (one map type with the fold's message index).
+    id_index: HashMap<String, usize>,
+    ids: Vec<CallId>,
+    /// The number of the current look: a call is reported once per look.
+    look: u64,
+}
+
+/// What is known of one call id: the first output part answering it, and the listed calls
+/// that carry it.
+#[derive(Debug, Default)]
+struct CallId {
+    output: Option<Key>,
+    calls: Vec<Key>,
+}
+
+impl CallTracker {
+    /// The entry of call id `id`, created when new.
+    fn id(&mut self, id: &str) -> Option<&mut CallId> {
+        let at = match self.id_index.get(id) {
+            Some(&at) => at,
+            None => {
+                self.id_index.insert(id.to_owned(), self.ids.len());
+                self.ids.push(CallId::default());
+                self.ids.len() - 1
+            }
+        };
+        self.ids.get_mut(at)
+    }
+
+    /// The entry of call id `id`, if known.
+    fn known_id(&self, id: &str) -> Option<&CallId> {
+        self.ids.get(*self.id_index.get(id)?)
+    }
 }
 
 impl CallTracker {
@@ -74,7 +103,8 @@ fn call_id_of(data: Option<&JsonMap>) -> Option<&str> {
 impl AgentApiFold {
     /// Every tool call so far, with its raw arguments and the matching output (O(messages)).
     pub(crate) fn tool_calls(&self) -> Vec<ToolCall> {
-        let outputs = self.output_index();
+        let mut outputs = CallTracker::default();
+        self.index_outputs(&mut outputs);
         let mut calls = Vec::new();
         for m in &self.messages {
             if !is_call_type(&m.message.message_type) {
@@ -94,8 +124,8 @@ impl AgentApiFold {
                     message_type: m.message.message_type.as_str().to_owned(),
                     output: call_id
                         .as_deref()
-                        .and_then(|id| outputs.get(id))
-                        .and_then(|&key| self.output_value(key)),
+                        .and_then(|id| outputs.known_id(id)?.output)
+                        .and_then(|key| self.output_value(key)),
                     call_id,
                     name: str_field(data.as_ref(), "name"),
                     arguments_error: completed
@@ -112,22 +142,20 @@ impl AgentApiFold {
         calls
     }
 
-    /// The first output part answering each call id, from every message (O(messages)).
-    fn output_index(&self) -> HashMap<String, Key> {
-        let mut outputs = HashMap::new();
+    /// Records in `tracker` the first output part answering each call id (O(messages)).
+    fn index_outputs(&self, tracker: &mut CallTracker) {
         for (slot, m) in self.messages.iter().enumerate() {
             if !is_output_type(&m.message.message_type) {
                 continue;
             }
             for (index, part) in m.parts.iter().enumerate() {
                 if let Some(ContentBody::Data { data }) = part.as_ref().map(|p| &p.content.body) {
-                    if let Some(id) = call_id_of(data.as_ref()) {
-                        outputs.entry(id.to_owned()).or_insert((slot, index));
+                    if let Some(entry) = call_id_of(data.as_ref()).and_then(|id| tracker.id(id)) {
+                        entry.output.get_or_insert((slot, index));
                     }
                 }
             }
         }
-        outputs
     }
 
     /// The `output` of the output part at `key`.
@@ -154,15 +182,30 @@ impl AgentApiFold {
         }
     }
 
-    /// Whether part `key` is a tool call now: a data part of a call message.
-    fn is_call(&self, (slot, index): Key) -> bool {
-        self.messages.get(slot).is_some_and(|m| {
-            is_call_type(&m.message.message_type)
-                && matches!(
-                    m.parts.get(index),
-                    Some(Some(p)) if matches!(p.content.body, ContentBody::Data { .. })
-                )
-        })
+    /// Whether part `key` is a tool call now (a data part of a call message), and its position
+    /// in the list when it is listed.
+    fn call_state(&self, (slot, index): Key) -> (bool, Option<usize>) {
+        let Some(m) = self.messages.get(slot) else {
+            return (false, None);
+        };
+        match m.parts.get(index) {
+            Some(Some(p)) => (
+                is_call_type(&m.message.message_type)
+                    && matches!(p.content.body, ContentBody::Data { .. }),
+                p.call_position,
+            ),
+            _ => (false, None),
+        }
+    }
+
+    fn set_position(&mut self, (slot, index): Key, position: Option<usize>) {
+        if let Some(Some(part)) = self
+            .messages
+            .get_mut(slot)
+            .and_then(|m| m.parts.get_mut(index))
+        {
+            part.call_position = position;
+        }
     }
 
     /// What changed in the tool calls since the last look. The first look starts tracking:
@@ -171,6 +214,7 @@ impl AgentApiFold {
     pub(crate) fn tool_call_changes(&mut self) -> ToolCallChanges {
         self.track_arguments = true;
         let mut tracker = std::mem::take(&mut self.calls);
+        tracker.look += 1;
         let changes = if tracker.started && !tracker.rescan {
             self.incremental_changes(&mut tracker)
         } else {
@@ -199,46 +243,36 @@ impl AgentApiFold {
                 let key = (slot, index);
                 if output_message {
                     // An output appeared or changed: the calls it answers changed.
-                    let data = match m.parts.get(index) {
+                    let data = match self.messages.get(slot).and_then(|m| m.parts.get(index)) {
                         Some(Some(p)) => match &p.content.body {
                             ContentBody::Data { data } => data.as_ref(),
                             _ => None,
                         },
                         _ => None,
                     };
-                    if let Some(id) = call_id_of(data) {
-                        let first = tracker.outputs.entry(id.to_owned()).or_insert(key);
-                        if key < *first {
-                            *first = key;
+                    if let Some(entry) = call_id_of(data).and_then(|id| tracker.id(id)) {
+                        if entry.output.is_none_or(|first| key < first) {
+                            entry.output = Some(key);
                         }
-                        if let Some(calls) = tracker.by_call_id.get(id) {
-                            changed.extend(calls.iter().copied());
-                        }
+                        changed.extend(entry.calls.iter().copied());
                     }
                 }
-                let known = tracker.positions.contains_key(&key);
-                match (self.is_call(key), known) {
-                    (true, true) => changed.push(key),
-                    (true, false) if tracker.list.last().is_none_or(|&last| last < key) => {
-                        tracker.positions.insert(key, tracker.list.len());
+                match self.call_state(key) {
+                    (true, Some(_)) => changed.push(key),
+                    (true, None) if tracker.list.last().is_none_or(|&last| last < key) => {
+                        self.set_position(key, Some(tracker.list.len()));
                         tracker.list.push(key);
                         changed.push(key);
                     }
-                    (false, false) => {}
+                    (false, None) => {}
                     // A call appeared in the middle of the list, or one stopped being a call.
                     _ => return None,
                 }
             }
         }
-        let mut positions: Vec<usize> = changed
-            .iter()
-            .filter_map(|key| tracker.positions.get(key).copied())
-            .collect();
-        positions.sort_unstable();
-        positions.dedup();
-        let mut changes = Vec::with_capacity(positions.len());
-        for position in positions {
-            if let Some(&key) = tracker.list.get(position) {
+        let mut changes = Vec::with_capacity(changed.len());
+        for key in changed {
+            if let (_, Some(position)) = self.call_state(key) {
                 if let Some(change) = self.change(tracker, key, position) {
                     changes.push(change);
                 }
@@ -259,17 +293,22 @@ impl AgentApiFold {
         tracker.rescan = false;
         tracker.touched.clear();
         tracker.list.clear();
-        tracker.positions.clear();
-        tracker.by_call_id.clear();
-        tracker.outputs = self.output_index();
+        tracker.id_index.clear();
+        tracker.ids.clear();
+        self.index_outputs(tracker);
         for (slot, m) in self.messages.iter_mut().enumerate() {
             let call_message = is_call_type(&m.message.message_type);
             for (index, part) in m.parts.iter_mut().enumerate() {
                 let Some(part) = part else { continue };
                 if call_message && matches!(part.content.body, ContentBody::Data { .. }) {
-                    tracker.positions.insert((slot, index), tracker.list.len());
+                    part.call_position = Some(tracker.list.len());
                     tracker.list.push((slot, index));
+                    if let Some(mirror) = part.mirror.as_mut() {
+                        // Re-registered under its call id by `change`.
+                        mirror.call_id_seen = None;
+                    }
                 } else {
+                    part.call_position = None;
                     part.mirror = None;
                 }
             }
@@ -288,7 +327,7 @@ impl AgentApiFold {
     }
 
     /// The change of the call at `key` since its mirror last reported (everything, for a new
-    /// mirror), updating the mirror.
+    /// mirror), updating the mirror; `None` when it was reported in this look already.
     fn change(
         &mut self,
         tracker: &mut CallTracker,
@@ -305,19 +344,24 @@ impl AgentApiFold {
             }
         };
         let output = call_id.as_deref().and_then(|id| {
-            let at = *tracker.outputs.get(id)?;
+            let at = tracker.known_id(id)?.output?;
             match self.output_state(at, id) {
                 Some(done) => Some(((at.0, done), at)),
                 None => {
                     // The part no longer answers this call: look again, once.
-                    let fresh = self.output_index().get(id).copied()?;
-                    tracker.outputs.insert(id.to_owned(), fresh);
-                    self.output_state(fresh, id)
-                        .map(|done| ((fresh.0, done), fresh))
+                    let mut fresh = CallTracker::default();
+                    self.index_outputs(&mut fresh);
+                    let found = fresh.known_id(id)?.output;
+                    if let Some(entry) = tracker.id(id) {
+                        entry.output = found;
+                    }
+                    let found = found?;
+                    self.output_state(found, id).map(|done| ((found.0, done), found))
                 }
             }
         });
         let output_value = output.and_then(|(_, at)| self.output_value(at));
+        let look = tracker.look;
         let m = self.messages.get_mut(slot)?;
         let message_done = m.message.status == RunStatus::Completed;
         let message_id = m.message.id.clone();
@@ -345,6 +389,10 @@ impl AgentApiFold {
             mirror.raw_replaced = true;
             mirror
         });
+        if mirror.look == look {
+            return None;
+        }
+        mirror.look = look;
         let ops = mirror.parser.take_ops();
         let raw_delta = raw.get(mirror.raw_seen..).unwrap_or("").to_owned();
         let raw_replace = std::mem::take(&mut mirror.raw_replaced);
@@ -358,12 +406,12 @@ impl AgentApiFold {
         };
         if mirror.call_id_seen != call_id {
             if let Some(old) = mirror.call_id_seen.take() {
-                if let Some(keys) = tracker.by_call_id.get_mut(&old) {
-                    keys.retain(|k| *k != key);
+                if let Some(entry) = tracker.id(&old) {
+                    entry.calls.retain(|k| *k != key);
                 }
             }
-            if let Some(id) = &call_id {
-                tracker.by_call_id.entry(id.clone()).or_default().push(key);
+            if let Some(entry) = call_id.as_deref().and_then(|id| tracker.id(id)) {
+                entry.calls.push(key);
             }
             mirror.call_id_seen.clone_from(&call_id);
         }

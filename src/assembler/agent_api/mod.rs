@@ -84,6 +84,8 @@ pub(crate) struct PartSlot {
     pub(crate) mirror: Option<Box<ArgumentsMirror>>,
     /// For a completed call: whether its arguments were checked, and what is wrong with them.
     pub(crate) arguments_checked: Option<Option<String>>,
+    /// The call's position in the list a consumer sees, once listed.
+    pub(crate) call_position: Option<usize>,
 }
 
 /// Incremental parse of a tool call's `arguments`, and what a consumer has seen of it.
@@ -98,6 +100,8 @@ pub(crate) struct ArgumentsMirror {
     pub(crate) output_seen: Option<(usize, bool)>,
     /// The call id last reported for the call.
     pub(crate) call_id_seen: Option<String>,
+    /// The last look that reported the call (a call is reported once per look).
+    pub(crate) look: u64,
 }
 
 /// A message being assembled.
@@ -149,7 +153,7 @@ pub struct ToolCallChanges {
     /// or disappeared): `changes` then lists every call, in order, and a mirror drops the calls
     /// it no longer lists.
     pub reset: bool,
-    /// The calls that changed or are new, by position, in position order.
+    /// The calls that changed or are new, each with its position (new calls in list order).
     pub changes: Vec<ToolCallChange>,
 }
 
@@ -659,24 +663,9 @@ impl AgentApiFold {
             // The first event of a part: it is the part.
             return self.put_part(slot, index, content, completed, true, cx);
         };
-        if part.completed {
-            let msg_id = message.message.id.clone();
-            return cx.warn(
-                WarningCode::EventAfterEnd,
-                format!(
-                    "A delta for part {index} of message {msg_id} after it completed was ignored."
-                ),
-            );
-        }
-        if part.content.body.type_str() != content.body.type_str() {
+        if part.completed || part.content.body.type_str() != content.body.type_str() {
             let (old, new) = (part.content.body.type_str(), content.body.type_str());
-            let msg_id = message.message.id.clone();
-            return cx.warn(
-                WarningCode::InvalidEvent,
-                format!(
-                    "A {new} delta for part {index} of message {msg_id}, a {old} part, was ignored."
-                ),
-            );
+            return refuse(cx, &message.message.id, index, part.completed, old, new, "delta");
         }
         part.from_deltas = true;
         let mut text_delta: Option<String> = None;
@@ -807,6 +796,7 @@ impl AgentApiFold {
                     from_deltas: from_delta,
                     mirror: None,
                     arguments_checked: None,
+                    call_position: None,
                 };
                 if track && is_call {
                     if let Some(args) = raw_arguments(&part.content) {
@@ -824,23 +814,9 @@ impl AgentApiFold {
                     // The completed value again (a completed message repeats its parts).
                     return Ok(());
                 }
-                let msg_id = content.msg_id.clone().unwrap_or_default();
+                let msg_id = content.msg_id.as_deref().unwrap_or_default();
                 let (old, new) = (part.content.body.type_str(), content.body.type_str());
-                return if part.completed {
-                    cx.warn(
-                        WarningCode::EventAfterEnd,
-                        format!(
-                            "A new value for part {index} of message {msg_id} after it completed was ignored."
-                        ),
-                    )
-                } else {
-                    cx.warn(
-                        WarningCode::InvalidEvent,
-                        format!(
-                            "A {new} value for part {index} of message {msg_id}, a {old} part, was ignored."
-                        ),
-                    )
-                };
+                return refuse(cx, msg_id, index, part.completed, old, new, "value");
             }
             Some(part) => {
                 let same_type = true;
@@ -1059,16 +1035,8 @@ impl AgentApiFold {
         Ok(())
     }
 
+    /// A response event (before the run ended: `apply_event` ignores everything after).
     fn on_response(&mut self, mut response: AgentResponse, cx: &mut EventCx<'_>) -> Result<()> {
-        if self.outcome.is_settled() {
-            return cx.warn(
-                WarningCode::EventAfterEnd,
-                format!(
-                    "A response event ({}) after the run ended was ignored.",
-                    response.status.as_str()
-                ),
-            );
-        }
         if let (Some(known), Some(new)) = (self.response.id.as_deref(), response.id.as_deref()) {
             if known != new {
                 return cx.warn(
@@ -1148,13 +1116,8 @@ impl AgentApiFold {
         )
     }
 
+    /// A bare `{"error": …}` (before the run ended).
     fn on_server_error(&mut self, error: String, cx: &mut EventCx<'_>) -> Result<()> {
-        if self.outcome.is_settled() {
-            return cx.warn(
-                WarningCode::EventAfterEnd,
-                "A server error after the run ended was ignored.",
-            );
-        }
         self.response.status = RunStatus::Failed;
         self.response.error = Some(ErrorInfo::new("SERVER_ERROR", error));
         self.outcome = Outcome::Failed;
@@ -1176,6 +1139,32 @@ impl AgentApiFold {
             self.unknown_events.push(map);
         }
         Ok(())
+    }
+}
+
+/// Reports a content `kind` ("delta" or "value") of type `new` refused by part `index` of
+/// message `msg_id`: the part completed (its value is final), or it is an `old` part.
+#[cold]
+#[inline(never)]
+fn refuse(
+    cx: &mut EventCx<'_>,
+    msg_id: &str,
+    index: usize,
+    completed: bool,
+    old: &str,
+    new: &str,
+    kind: &str,
+) -> Result<()> {
+    if completed {
+        cx.warn(
+            WarningCode::EventAfterEnd,
+            format!("A {kind} for part {index} of message {msg_id} after it completed was ignored."),
+        )
+    } else {
+        cx.warn(
+            WarningCode::InvalidEvent,
+            format!("A {new} {kind} for part {index} of message {msg_id}, a {old} part, was ignored."),
+        )
     }
 }
 
