@@ -90,10 +90,22 @@ enum Mode {
 
 #[derive(Debug)]
 struct Part {
-    index: i64,
     text: String,
     /// A media part's `CUSTOM` event was sent.
     sent: bool,
+}
+
+impl Item {
+    /// The position in `parts` of the part at `index`, added when new.
+    fn part_at(&mut self, index: i64) -> usize {
+        *self.positions.entry(index).or_insert_with(|| {
+            self.parts.push(Part {
+                text: String::new(),
+                sent: false,
+            });
+            self.parts.len() - 1
+        })
+    }
 }
 
 #[derive(Debug)]
@@ -106,6 +118,9 @@ struct Item {
     /// Ended (or answered): later events for the message are ignored.
     done: bool,
     parts: Vec<Part>,
+    /// The position in `parts` of each part index (a search per part made a message of many
+    /// parts quadratic).
+    positions: HashMap<i64, usize>,
     /// A call's `{call_id, name, arguments}` or an output's `{call_id, output}`.
     data: JsonMap,
     /// The tool call id sent in `TOOL_CALL_START`.
@@ -341,6 +356,7 @@ impl AgUiEncoder {
             open: false,
             done: false,
             parts: Vec::new(),
+            positions: HashMap::new(),
             data: JsonMap::new(),
             call_id: String::new(),
             sent: String::new(),
@@ -462,17 +478,7 @@ impl AgUiEncoder {
         let Some(item) = self.items.get_mut(i) else {
             return;
         };
-        let p = match item.parts.iter().position(|p| p.index == index) {
-            Some(p) => p,
-            None => {
-                item.parts.push(Part {
-                    index,
-                    text: String::new(),
-                    sent: false,
-                });
-                item.parts.len() - 1
-            }
-        };
+        let p = item.part_at(index);
         let Some(part) = item.parts.get_mut(p) else {
             return;
         };
@@ -507,14 +513,14 @@ impl AgUiEncoder {
         let Some(item) = self.items.get_mut(i) else {
             return;
         };
-        if item.done || item.parts.iter().any(|p| p.index == index && p.sent) {
+        if item.done {
             return;
         }
-        item.parts.push(Part {
-            index,
-            text: String::new(),
-            sent: true,
-        });
+        let p = item.part_at(index);
+        match item.parts.get_mut(p) {
+            Some(part) if !part.sent => part.sent = true,
+            _ => return,
+        }
         let mut c = c.clone();
         if c.msg_id.is_none() {
             c.msg_id = Some(item.msg_id.clone());

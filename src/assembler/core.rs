@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 #[cfg(feature = "full")]
 use super::ag_ui::AgUiFold;
-use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChanges};
+use super::agent_api::{AgentApiFold, EventCx, SnapshotView, ToolCall, ToolCallChanges};
 use super::detect::detect;
 use super::options::{AssemblerOptions, Protocol};
 use super::outcome::Outcome;
@@ -198,6 +198,17 @@ impl StreamAssembler {
     /// `error` is `{source: "client", code, message}` when the client rejected the stream, or
     /// `{source: "run", message, code?}` after a `RUN_ERROR`.
     pub fn snapshot(&self) -> Value {
+        match self.snapshot_view() {
+            Snapshot::Value(value) => value,
+            Snapshot::AgentApi(view) => {
+                serde_json::to_value(&view).unwrap_or_else(|_| Value::Object(Map::new()))
+            }
+        }
+    }
+
+    /// The snapshot as something to serialise: for the Agent API (and A2A), a view of the fold
+    /// written without copying it (the JS face builds the JS object from it directly).
+    pub(crate) fn snapshot_view(&self) -> Snapshot<'_> {
         #[cfg(feature = "full")]
         if self.inner.protocol == Some(Protocol::AgUi) {
             let mut map = self.inner.ag_ui.snapshot();
@@ -209,47 +220,24 @@ impl StreamAssembler {
                 "warnings".to_owned(),
                 serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
             );
-            return Value::Object(map);
+            return Snapshot::Value(Value::Object(map));
         }
-        let responses = self.inner.responses_snapshot();
-        let native = responses.is_some();
-        let mut map = match responses {
-            Some(map) => map,
-            None => match serde_json::to_value(self.inner.agent_api.response_snapshot()) {
-                Ok(Value::Object(map)) => map,
-                _ => Map::new(),
-            },
-        };
-        map.insert(
-            "outcome".to_owned(),
-            Value::String(self.outcome().as_str().to_owned()),
-        );
-        map.insert(
-            "warnings".to_owned(),
-            serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
-        );
-        let incomplete = self.inner.agent_api.incomplete_messages();
-        if !incomplete.is_empty() && !native {
+        if let Some(mut map) = self.inner.responses_snapshot() {
             map.insert(
-                "incompleteMessages".to_owned(),
-                serde_json::to_value(incomplete).unwrap_or(Value::Array(Vec::new())),
+                "outcome".to_owned(),
+                Value::String(self.outcome().as_str().to_owned()),
             );
-        }
-        if !self.inner.agent_api.unknown_events.is_empty() && !native {
             map.insert(
-                "unknownEvents".to_owned(),
-                Value::Array(
-                    self.inner
-                        .agent_api
-                        .unknown_events
-                        .iter()
-                        .cloned()
-                        .map(Value::Object)
-                        .collect(),
-                ),
+                "warnings".to_owned(),
+                serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
             );
+            return Snapshot::Value(Value::Object(map));
         }
-        Value::Object(map)
+        Snapshot::AgentApi(SnapshotView::new(
+            &self.inner.agent_api,
+            self.outcome(),
+            &self.inner.warnings,
+        ))
     }
 
     /// Every tool call so far (`function_call`, `plugin_call`, `mcp_call` messages), with raw
@@ -471,6 +459,21 @@ impl Inner {
             strict: self.options.strict(),
             offset,
             sequence_number: None,
+        }
+    }
+}
+
+/// A snapshot to serialise: a built value, or a view of the Agent API fold.
+pub(crate) enum Snapshot<'a> {
+    Value(Value),
+    AgentApi(SnapshotView<'a>),
+}
+
+impl serde::Serialize for Snapshot<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Snapshot::Value(value) => value.serialize(s),
+            Snapshot::AgentApi(view) => view.serialize(s),
         }
     }
 }

@@ -22,7 +22,11 @@ pub(crate) mod update;
 mod warning;
 pub(crate) mod words;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use self::core::Snapshot;
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
+#[cfg(all(target_arch = "wasm32", feature = "full"))]
+pub(crate) use agent_api::Deferred;
 pub use agent_api::{ToolCall, ToolCallChange, ToolCallChanges, MAX_PARTS_PER_MESSAGE};
 pub use options::{AssemblerOptions, Protocol};
 pub use outcome::Outcome;

@@ -195,6 +195,10 @@ const SPARE_BYTES: usize = 64 * 1024;
 /// The changes of one `push()`, recorded by slot so that the hot path (a text delta) is a
 /// comparison and a `push_str`. Cleared (not dropped) after each push, so its buffers serve the
 /// next one.
+///
+/// Each list is searched for its key before an entry is added: a short list by a scan (newest
+/// first), a long one through a position index, so a chunk that touches many messages or parts
+/// costs O(entries), not O(entries²).
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
     pub(crate) response: bool,
@@ -207,6 +211,89 @@ pub(crate) struct Batch {
     pub(crate) warnings: Vec<Warning>,
     /// Emptied append buffers, for the next appends.
     spare: Vec<String>,
+    /// Positions in `messages`, `texts`, `contents` and `arguments`, once long.
+    at_message: Positions,
+    at_text: Positions,
+    at_content: Positions,
+    at_arguments: Positions,
+}
+
+/// Lists up to this long are scanned; longer ones are searched through their [`Positions`].
+const SCAN: usize = 8;
+
+/// The position of each key of a batch list, kept only while the list is longer than [`SCAN`]
+/// (keys are unique in a list: an entry is added only when its key is not found).
+///
+/// An open-addressing table (linear probing, load at most one half) of list positions plus one
+/// (`0`: a free slot), whose keys are read from the list itself. Not std's `HashMap`: a map
+/// keyed by `(usize, usize)` added 1.7 KB gzip to `agentwire/lite` (over its size ceiling), this
+/// table ~0.3 KB. Keys are message slots (numbered in arrival order) and part indices (below
+/// 4,096), not attacker-chosen hash inputs, and a Fibonacci hash spreads them.
+#[derive(Debug, Default)]
+struct Positions {
+    table: Vec<u32>,
+    /// Entries of the list indexed so far (its first `indexed`).
+    indexed: usize,
+}
+
+impl Positions {
+    /// The position of `key` in a list of `len` entries whose keys `key_at` gives.
+    fn find(
+        &mut self,
+        len: usize,
+        key: (usize, usize),
+        key_at: &dyn Fn(usize) -> (usize, usize),
+    ) -> Option<usize> {
+        if len <= SCAN {
+            return (0..len).rev().find(|&i| key_at(i) == key);
+        }
+        if len * 2 > self.table.len() {
+            // Grow (doubling, so indexing stays O(1) per entry) and index everything again.
+            self.table.clear();
+            self.table.resize((len * 4).next_power_of_two(), 0);
+            self.indexed = 0;
+        }
+        // Index the entries added since the last look, then probe for `key`.
+        let mask = self.table.len() - 1;
+        let shift = 64 - self.table.len().trailing_zeros();
+        let start = |(message, part): (usize, usize)| -> usize {
+            let k = (message as u64) << 32 | part as u64;
+            (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
+        };
+        while self.indexed < len {
+            let mut at = start(key_at(self.indexed));
+            while let Some(slot) = self.table.get_mut(at) {
+                if *slot == 0 {
+                    *slot = u32::try_from(self.indexed + 1).unwrap_or(u32::MAX);
+                    break;
+                }
+                at = (at + 1) & mask;
+            }
+            self.indexed += 1;
+        }
+        let mut at = start(key);
+        loop {
+            match self.table.get(at).map(|&p| p as usize) {
+                Some(0) | None => return None,
+                Some(p) if key_at(p - 1) == key => return Some(p - 1),
+                Some(_) => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Forgets the keys. A table much larger than this batch needed is dropped rather than
+    /// zeroed, so one long batch does not make every later one cost its size.
+    fn clear(&mut self) {
+        if self.indexed == 0 {
+            return;
+        }
+        if self.table.len() > 8 * self.indexed {
+            self.table = Vec::new();
+        } else {
+            self.table.fill(0);
+        }
+        self.indexed = 0;
+    }
 }
 
 impl Batch {
@@ -232,17 +319,29 @@ impl Batch {
                 self.spare.push(delta);
             }
         }
+        self.at_message.clear();
+        self.at_text.clear();
+        self.at_content.clear();
+        self.at_arguments.clear();
     }
 
     pub(crate) fn touch_message(&mut self, message: usize, created: bool) {
-        match self.messages.iter_mut().find(|(m, _)| *m == message) {
+        let messages = &self.messages;
+        let found = self.at_message.find(messages.len(), (message, 0), &|i| {
+            (messages.get(i).map_or(usize::MAX, |m| m.0), 0)
+        });
+        match found.and_then(|i| self.messages.get_mut(i)) {
             Some((_, was_created)) => *was_created |= created,
             None => self.messages.push((message, created)),
         }
     }
 
     pub(crate) fn touch_content(&mut self, message: usize, part: usize) {
-        if !self.contents.contains(&(message, part)) {
+        let contents = &self.contents;
+        let found = self.at_content.find(contents.len(), (message, part), &|i| {
+            contents.get(i).copied().unwrap_or((usize::MAX, 0))
+        });
+        if found.is_none() {
             self.contents.push((message, part));
         }
     }
@@ -251,6 +350,7 @@ impl Batch {
     pub(crate) fn text(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
         append(
             &mut self.texts,
+            &mut self.at_text,
             &mut self.spare,
             message,
             part,
@@ -263,6 +363,7 @@ impl Batch {
     pub(crate) fn arguments(&mut self, message: usize, part: usize, delta: &str, replace: bool) {
         append(
             &mut self.arguments,
+            &mut self.at_arguments,
             &mut self.spare,
             message,
             part,
@@ -274,18 +375,28 @@ impl Batch {
 
 fn append(
     list: &mut Vec<Append>,
+    positions: &mut Positions,
     spare: &mut Vec<String>,
     message: usize,
     part: usize,
     delta: &str,
     replace: bool,
 ) {
-    // Newest first: by far the most likely target.
-    let found = list
-        .iter_mut()
-        .rev()
-        .find(|a| a.message == message && a.part == part);
-    match found {
+    // The newest entry first: by far the most likely target.
+    let newest = list
+        .last()
+        .is_some_and(|a| a.message == message && a.part == part);
+    let found = if newest {
+        list.len().checked_sub(1)
+    } else {
+        let entries = &*list;
+        positions.find(entries.len(), (message, part), &|i| {
+            entries
+                .get(i)
+                .map_or((usize::MAX, 0), |a| (a.message, a.part))
+        })
+    };
+    match found.and_then(|i| list.get_mut(i)) {
         Some(entry) => {
             if replace {
                 entry.delta.clear();
@@ -303,5 +414,51 @@ fn append(
                 replace,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_batch_keeps_one_entry_per_key() {
+        let mut batch = Batch::default();
+        // Many messages, each touched twice, parts interleaved: every key once, in first-touch
+        // order, with the appends of one key joined.
+        for round in 0..2 {
+            for m in 0..1000 {
+                batch.touch_message(m, round == 0);
+                batch.touch_content(m, m % 7);
+                batch.text(m, 1, "ab", false);
+                batch.arguments(m, 2, "x", round == 1 && m % 2 == 0);
+            }
+        }
+        assert_eq!(batch.messages.len(), 1000);
+        assert!(batch
+            .messages
+            .iter()
+            .enumerate()
+            .all(|(i, &(m, c))| m == i && c));
+        assert_eq!(batch.contents.len(), 1000);
+        assert_eq!(batch.texts.len(), 1000);
+        assert!(batch.texts.iter().all(|a| a.delta == "abab" && !a.replace));
+        assert_eq!(batch.arguments.len(), 1000);
+        assert!(
+            batch
+                .arguments
+                .iter()
+                .all(|a| (a.delta == "x") == (a.message % 2 == 0)
+                    && a.replace == (a.message % 2 == 0))
+        );
+        // Cleared, it starts over (its tables too).
+        batch.clear();
+        assert!(batch.is_empty());
+        for m in (0..20).rev() {
+            batch.touch_content(m, 3);
+            batch.touch_content(m, 3);
+        }
+        assert_eq!(batch.contents.len(), 20);
+        assert_eq!(batch.contents.first(), Some(&(19, 3)));
     }
 }

@@ -44,13 +44,23 @@ struct Artifact {
     role: String,
     /// Whether a chunk was sent (later chunks append).
     sent_any: bool,
-    /// Per part index: text sent so far, or data gathered.
-    texts: HashMap<i64, String>,
-    data: HashMap<i64, JsonMap>,
-    done_parts: Vec<i64>,
-    /// Parts that appeared in some chunk.
-    announced: Vec<i64>,
+    /// Per part index (a map, not lists searched per part: an artifact of many parts stays
+    /// linear).
+    parts: HashMap<i64, PartState>,
     done: bool,
+}
+
+/// What was sent of one part of an artifact.
+#[derive(Debug, Default)]
+struct PartState {
+    /// Text sent so far.
+    text: String,
+    /// Data gathered from deltas, until the part completes.
+    data: JsonMap,
+    /// Whether the part completed (later values are ignored).
+    done: bool,
+    /// Whether the part appeared in some chunk.
+    announced: bool,
 }
 
 /// Encodes Agent API events as A2A `message/stream` results (the mapping is documented at the
@@ -253,25 +263,28 @@ impl A2aEncoder {
         completed: bool,
         parts: &mut Parts,
     ) {
-        let a = self.artifact(msg_id);
-        if a.done_parts.contains(&index) {
+        let part = self.artifact(msg_id).parts.entry(index).or_default();
+        if part.done {
             return;
         }
-        if completed {
-            a.done_parts.push(index);
-        }
+        part.done = completed;
         let (text, refusal) = match body {
             ContentBody::Text { text } => (text.as_deref().unwrap_or(""), false),
             ContentBody::Refusal { refusal } => (refusal.as_deref().unwrap_or(""), true),
-            ContentBody::Data { data } => {
-                let d = a.data.entry(index).or_default();
-                *d = data.clone().unwrap_or_default();
-                if completed {
-                    let out = parts.open("data", index);
-                    raw(out, ",\"data\":");
-                    map(out, d);
-                    parts.close("", false);
+            ContentBody::Data { data } if completed => {
+                // Written from the event's value: no copy is kept once the part is done.
+                part.data = JsonMap::new();
+                let out = parts.open("data", index);
+                raw(out, ",\"data\":");
+                match data {
+                    Some(d) => map(out, d),
+                    None => raw(out, "{}"),
                 }
+                parts.close("", false);
+                return;
+            }
+            ContentBody::Data { data } => {
+                part.data = data.clone().unwrap_or_default();
                 return;
             }
             other => {
@@ -281,8 +294,8 @@ impl A2aEncoder {
                 return;
             }
         };
-        let sent = a.texts.entry(index).or_default();
-        let announced = a.announced.contains(&index);
+        let announced = part.announced;
+        let sent = &mut part.text;
         match text.strip_prefix(sent.as_str()) {
             Some("") if announced || !completed => {}
             Some(rest) => {
@@ -302,9 +315,7 @@ impl A2aEncoder {
         }
         let a = self.artifact(msg_id);
         for &i in &parts.indices {
-            if !a.announced.contains(&i) {
-                a.announced.push(i);
-            }
+            a.parts.entry(i).or_default().announced = true;
         }
         let append = a.sent_any;
         a.sent_any = true;
@@ -347,7 +358,7 @@ impl A2aEncoder {
             ContentBody::Text { text: piece } | ContentBody::Refusal { refusal: piece }
                 if delta =>
             {
-                let sent = self.artifact(msg_id).texts.entry(index).or_default();
+                let sent = &mut self.artifact(msg_id).parts.entry(index).or_default().text;
                 let piece = piece.as_deref().unwrap_or("");
                 sent.push_str(piece);
                 if !piece.is_empty() {
@@ -356,7 +367,7 @@ impl A2aEncoder {
                 }
             }
             ContentBody::Data { data: Some(d) } if delta => {
-                let stored = self.artifact(msg_id).data.entry(index).or_default();
+                let stored = &mut self.artifact(msg_id).parts.entry(index).or_default().data;
                 merge_data_into(stored, d.clone());
                 return Ok(());
             }
@@ -504,6 +515,9 @@ impl Encoder for A2aEncoder {
 struct Incoming {
     message: Message,
     parts: Vec<Content>,
+    /// The position in `parts` of each part index (a search per part made an artifact of many
+    /// parts quadratic).
+    positions: HashMap<i64, usize>,
     done: bool,
 }
 
@@ -516,6 +530,8 @@ pub struct A2aDecoder {
     task_id: Option<String>,
     context_id: Option<String>,
     messages: Vec<Incoming>,
+    /// The position in `messages` of each message id.
+    by_id: HashMap<String, usize>,
 }
 
 impl A2aDecoder {
@@ -726,7 +742,7 @@ impl A2aDecoder {
     }
 
     fn slot(&mut self, id: &str, message_type: &str, role: &str, out: &mut Vec<Event>) -> usize {
-        if let Some(i) = self.messages.iter().position(|m| m.message.id == id) {
+        if let Some(&i) = self.by_id.get(id) {
             return i;
         }
         let mut m = Message::with_id(id);
@@ -738,9 +754,11 @@ impl A2aDecoder {
         m.role = Role::from_wire(role).or(Some(Role::Assistant));
         m.status = RunStatus::InProgress;
         out.push(Event::Message(m.clone()));
+        self.by_id.insert(id.to_owned(), self.messages.len());
         self.messages.push(Incoming {
             message: m,
             parts: Vec::new(),
+            positions: HashMap::new(),
             done: false,
         });
         self.messages.len() - 1
@@ -826,7 +844,11 @@ impl A2aDecoder {
         };
         let replace = meta.get("replace").and_then(Value::as_bool) == Some(true);
         let msg_id = m.message.id.clone();
-        let existing = m.parts.iter_mut().find(|c| c.index == Some(index));
+        let existing = m
+            .positions
+            .get(&index)
+            .copied()
+            .and_then(|position| m.parts.get_mut(position));
         let is_text = matches!(body, ContentBody::Text { .. } | ContentBody::Refusal { .. });
         let mut c = Content::new(body).with_index(index).with_msg_id(msg_id);
         match existing {
@@ -847,6 +869,7 @@ impl A2aDecoder {
                 c.in_progress();
                 let mut stored = c.clone();
                 stored.delta = None;
+                m.positions.insert(index, m.parts.len());
                 m.parts.push(stored);
             }
         }

@@ -478,18 +478,42 @@ fn py_str(v: &Value) -> String {
     }
 }
 
-impl WireSerialize for Content {
-    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+/// The stream fields of a part as written, when they differ from the part's own (a snapshot
+/// shows an assembled part without its stale `sequence_number`, with `delta: false` and its
+/// assembled status).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StreamFields<'a> {
+    pub(crate) sequence_number: Option<i64>,
+    pub(crate) status: Option<&'a RunStatus>,
+    pub(crate) delta: Option<bool>,
+    /// Write the text of a text or refusal part as `""` (its holder fills it in later).
+    pub(crate) hide_text: bool,
+}
+
+impl Content {
+    /// Serialises like [`WireSerialize::serialize_wire`], with `stream` in place of the part's
+    /// own `sequence_number`, `status` and `delta` (no copy of the part is made).
+    pub(crate) fn serialize_as<S: Serializer>(
+        &self,
+        s: S,
+        opts: JsonOptions,
+        stream: StreamFields<'_>,
+    ) -> Result<S::Ok, S::Error> {
         let mut f = Fields::new(s.serialize_map(None)?, opts);
-        f.opt("sequence_number", self.sequence_number.as_ref())?;
+        f.opt("sequence_number", stream.sequence_number.as_ref())?;
         f.val("object", &self.object)?;
-        f.opt("status", self.status.as_ref())?;
+        f.opt("status", stream.status)?;
         f.model("error", self.error.as_ref())?;
         f.val("type", self.body.type_str())?;
         f.opt("index", self.index.as_ref())?;
-        f.opt("delta", self.delta.as_ref())?;
+        f.opt("delta", stream.delta.as_ref())?;
         f.opt("msg_id", self.msg_id.as_ref())?;
         match &self.body {
+            ContentBody::Text { text: Some(_) } | ContentBody::Refusal { refusal: Some(_) }
+                if stream.hide_text =>
+            {
+                f.val(self.body.type_str(), "")?;
+            }
             ContentBody::Text { text } => f.opt("text", text.as_ref())?,
             ContentBody::Image { image_url } => f.opt("image_url", image_url.as_ref())?,
             ContentBody::Data { data } => f.opt("data", data.as_ref())?,
@@ -514,6 +538,18 @@ impl WireSerialize for Content {
         }
         f.extra(&self.extra)?;
         f.end()
+    }
+}
+
+impl WireSerialize for Content {
+    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+        let stream = StreamFields {
+            sequence_number: self.sequence_number,
+            status: self.status.as_ref(),
+            delta: self.delta,
+            hide_text: false,
+        };
+        self.serialize_as(s, opts, stream)
     }
 }
 

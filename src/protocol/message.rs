@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::content::{Content, ContentBody};
 use super::enums::{MessageType, Role, RunStatus};
 use super::ids::new_id;
-use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
+use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSeq, WireSerialize};
 use super::merge::merge_delta_lossy;
 use super::tools::ErrorInfo;
 use super::validate::{take_fields, Ctx, Path};
@@ -312,8 +312,15 @@ impl Message {
     }
 }
 
-impl WireSerialize for Message {
-    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+impl Message {
+    /// Serialises like [`WireSerialize::serialize_wire`], with `content` (any serialisable
+    /// list, e.g. a view of assembled parts) in place of the message's own.
+    pub(crate) fn serialize_with<S: Serializer, C: Serialize>(
+        &self,
+        s: S,
+        opts: JsonOptions,
+        content: Option<&C>,
+    ) -> Result<S::Ok, S::Error> {
         let mut f = Fields::new(s.serialize_map(None)?, opts);
         f.opt("sequence_number", self.sequence_number.as_ref())?;
         f.val("object", &self.object)?;
@@ -322,13 +329,20 @@ impl WireSerialize for Message {
         f.val("id", &self.id)?;
         f.val("type", &self.message_type)?;
         f.opt("role", self.role.as_ref())?;
-        f.models("content", self.content.as_ref())?;
+        f.opt("content", content)?;
         f.opt("code", self.code.as_ref())?;
         f.opt("message", self.message.as_ref())?;
         f.opt("usage", self.usage.as_ref())?;
         f.opt("metadata", self.metadata.as_ref())?;
         f.extra(&self.extra)?;
         f.end()
+    }
+}
+
+impl WireSerialize for Message {
+    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+        let content = self.content.as_deref().map(|c| WireSeq(c, opts));
+        self.serialize_with(s, opts, content.as_ref())
     }
 }
 

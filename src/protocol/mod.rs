@@ -50,6 +50,7 @@ mod tools;
 mod validate;
 mod value;
 
+pub(crate) use content::StreamFields;
 pub use content::{Content, ContentBody};
 pub(crate) use entries::{reject_non_objects, Key};
 pub use enums::{ContentType, MessageType, Role, RunStatus};

@@ -4,13 +4,13 @@
 //! Wire order (`reference/agentscope-protocol.md` §2.3): `sequence_number, object, status, error,
 //! id, created_at, completed_at, output, usage, session_id`, then extra keys.
 
-use serde::ser::Serializer;
+use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::enums::RunStatus;
 use super::ids::new_id;
-use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSerialize};
+use super::json::{to_pydantic_string, Fields, JsonMap, JsonOptions, Wire, WireSeq, WireSerialize};
 use super::message::Message;
 use super::tools::ErrorInfo;
 use super::validate::{take_fields, Ctx, Path};
@@ -145,9 +145,15 @@ impl AgentResponse {
     }
 }
 
-impl WireSerialize for AgentResponse {
-    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
-        let mut f = Fields::new(s.serialize_map(None)?, opts);
+impl AgentResponse {
+    /// Writes the response's fields into `f` (which the caller ends, possibly after fields of
+    /// its own), with `output` (any serialisable list, e.g. a view of assembled messages) in
+    /// place of the response's own.
+    pub(crate) fn write_fields<M: SerializeMap, O: Serialize>(
+        &self,
+        f: &mut Fields<M>,
+        output: Option<&O>,
+    ) -> Result<(), M::Error> {
         f.opt("sequence_number", self.sequence_number.as_ref())?;
         f.val("object", &self.object)?;
         f.val("status", &self.status)?;
@@ -155,10 +161,18 @@ impl WireSerialize for AgentResponse {
         f.opt("id", self.id.as_ref())?;
         f.val("created_at", &self.created_at)?;
         f.opt("completed_at", self.completed_at.as_ref())?;
-        f.models("output", self.output.as_ref())?;
+        f.opt("output", output)?;
         f.opt("usage", self.usage.as_ref())?;
         f.opt("session_id", self.session_id.as_ref())?;
-        f.extra(&self.extra)?;
+        f.extra(&self.extra)
+    }
+}
+
+impl WireSerialize for AgentResponse {
+    fn serialize_wire<S: Serializer>(&self, s: S, opts: JsonOptions) -> Result<S::Ok, S::Error> {
+        let mut f = Fields::new(s.serialize_map(None)?, opts);
+        let output = self.output.as_deref().map(|o| WireSeq(o, opts));
+        self.write_fields(&mut f, output.as_ref())?;
         f.end()
     }
 }

@@ -25,6 +25,7 @@ use super::update::Batch;
 use super::words::same;
 
 mod calls;
+mod snapshot;
 mod view;
 use super::warning::{Warning, WarningCode};
 use crate::protocol::{
@@ -33,6 +34,9 @@ use crate::protocol::{
 };
 use crate::sequence::{Seen, SeenNumbers};
 use crate::{Error, ErrorCode, Result};
+#[cfg(all(target_arch = "wasm32", feature = "full"))]
+pub(crate) use snapshot::Deferred;
+pub(crate) use snapshot::SnapshotView;
 
 /// The most content parts one message may have (an `index` above this is rejected): bounds
 /// the memory a hostile `index` can claim.
@@ -1070,21 +1074,19 @@ impl AgentApiFold {
             for mut message in output {
                 // Nested fields are stale: the message is completed because it is in `output`.
                 message.sequence_number = None;
-                let known_completed = self
-                    .lookup(&message.id)
+                let mut slot = self.lookup(&message.id);
+                let known_completed = slot
                     .and_then(|slot| self.messages.get(slot))
                     .is_some_and(|m| m.message.status == RunStatus::Completed);
                 if !known_completed {
                     message.status = RunStatus::Completed;
+                    let id = message.id.clone();
                     let saved = cx.sequence_number.take();
-                    self.on_message(message.clone(), cx)?;
+                    self.on_message(message, cx)?;
                     cx.sequence_number = saved;
+                    slot = self.lookup(&id);
                 }
-                if let Some(slot) = self.lookup(&message.id) {
-                    if !order.contains(&slot) {
-                        order.push(slot);
-                    }
-                }
+                order.extend(slot);
             }
             self.adopt_output(order, cx)?;
         }
@@ -1098,8 +1100,18 @@ impl AgentApiFold {
     /// appends a message to `output` when it completes, which can differ from the order in
     /// which they started). Messages left out of it (never completed) are reported.
     fn adopt_output(&mut self, order: Vec<usize>, cx: &mut EventCx<'_>) -> Result<()> {
+        // A marker per slot, not a search of `order`: a long output stays linear.
+        let mut listed = vec![false; self.messages.len()];
+        let mut order_kept = Vec::with_capacity(order.len());
+        for slot in order {
+            if let Some(seen @ false) = listed.get_mut(slot) {
+                *seen = true;
+                order_kept.push(slot);
+            }
+        }
+        let order = order_kept;
         let left_out: Vec<String> = (0..self.messages.len())
-            .filter(|slot| !order.contains(slot))
+            .filter(|&slot| !listed.get(slot).copied().unwrap_or(false))
             .filter_map(|slot| self.messages.get(slot).map(|m| m.message.id.clone()))
             .collect();
         self.output_order = Some(order);

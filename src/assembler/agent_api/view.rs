@@ -2,10 +2,10 @@
 
 use serde_json::Value;
 
-use super::{AgentApiFold, MessageSlot, PartSlot};
+use super::{AgentApiFold, PartSlot};
 use crate::assembler::outcome::Outcome;
 use crate::assembler::update::{Batch, Update, UpdateSink};
-use crate::protocol::{Content, ContentBody, Message, RunStatus};
+use crate::protocol::{Content, ContentBody, RunStatus};
 
 impl PartSlot {
     /// The part as the snapshot shows it: no stale nested fields; `completed` where the stream
@@ -23,56 +23,7 @@ impl PartSlot {
     }
 }
 
-impl MessageSlot {
-    /// The message with its assembled content.
-    pub(crate) fn to_message(&self) -> Message {
-        let mut message = self.message.clone();
-        let parts: Vec<Content> = self
-            .parts
-            .iter()
-            .flatten()
-            .map(PartSlot::to_content)
-            .collect();
-        message.content = if parts.is_empty() && message.status != RunStatus::Completed {
-            None
-        } else {
-            Some(parts)
-        };
-        message
-    }
-}
-
 impl AgentApiFold {
-    /// Message slots in output order: arrival order, or the final `output`'s order once it
-    /// arrived.
-    fn ordered(&self) -> impl Iterator<Item = &MessageSlot> {
-        let order: Vec<usize> = match &self.output_order {
-            Some(order) => order.clone(),
-            None => (0..self.messages.len()).collect(),
-        };
-        order.into_iter().filter_map(|slot| self.messages.get(slot))
-    }
-
-    /// Messages received but left out of the final `output` (they never completed).
-    pub(crate) fn incomplete_messages(&self) -> Vec<Message> {
-        match &self.output_order {
-            None => Vec::new(),
-            Some(order) => (0..self.messages.len())
-                .filter(|slot| !order.contains(slot))
-                .filter_map(|slot| self.messages.get(slot))
-                .map(MessageSlot::to_message)
-                .collect(),
-        }
-    }
-
-    /// The response as the reference would serialise its final `response` event, with every
-    /// message received so far in `output`.
-    pub(crate) fn response_snapshot(&self) -> crate::protocol::AgentResponse {
-        let mut response = self.response.clone();
-        response.output = Some(self.ordered().map(MessageSlot::to_message).collect());
-        response
-    }
-
     /// Ids of messages that never completed.
     pub(crate) fn open_messages(&self) -> Vec<String> {
         self.messages
