@@ -264,11 +264,13 @@ export class ResponseBuilder {
       if (canceled) return;
       if (threw) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
       try {
+        if (run.inst.lost) throw lostError(threw ? thrown : undefined); // nothing more can be emitted
         if (!rb.finished) {
           if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown) });
           else rb.completed({ closeOpen: true });
         }
       } catch (e) {
+        stop(run, e);
         controller.error(e);
         return;
       }

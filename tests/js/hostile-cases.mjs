@@ -627,6 +627,14 @@ export const hostileCases = {
     const part = msg.content("data");
     part.delta({ a: 1 });
     const translator = new Translator({ from: "agent-api", to: "ag-ui" });
+    let release;
+    const gate = new Promise((ok) => { release = ok; });
+    const streamed = ResponseBuilder.stream(async (rb2) => {
+      rb2.created();
+      await gate;
+      rb2.message().content("text").delta("after the loss");
+    }, { onError: () => {} }).getReader();
+    assert.match(new TextDecoder().decode((await streamed.read()).value), /"status":"created"/);
     for (let i = 0; i < 300; i++) deep();
     // Call into wasm from every depth of a recursion that exhausts the stack, until a call ran out
     // of stack inside wasm (a RangeError thrown from a wasm frame), a fresh object after each loss.
@@ -657,6 +665,9 @@ export const hostileCases = {
     }
     assert.strictEqual(rb.finished, true);
     for (const o of [old, part, msg, rb, translator, current]) o?.free();
+    // A stream() whose builder was lost errors with INSTANCE_LOST rather than ending cut.
+    release();
+    await rejectsCoded(assert, (async () => { for (;;) if ((await streamed.read()).done) return; })(), "INSTANCE_LOST");
     // New objects, and the functions, work.
     stillWorksFull(api, assert);
     assert.strictEqual(parseRequest('{"input":[]}').input.length, 0);
