@@ -27,7 +27,12 @@ function create() {
   }
   // `lost` is read by the glue's finalizers; the views are the assembler's (assembler.js).
   const state = { lost: false, exports: null, bytes: new Uint8Array(0), words: new Uint32Array(0), buffer: null };
-  state.exports = instantiate(compiled, state);
+  try {
+    state.exports = instantiate(compiled, state);
+  } catch (error) {
+    // Memory exhausted, or a stack too short to instantiate: the next call tries again.
+    throw agentwireError("INSTANCE_LOST", "A new WebAssembly instance could not be made; try again.", undefined, error);
+  }
   return state;
 }
 
