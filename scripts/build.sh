@@ -74,7 +74,8 @@ wasm_variant() {
   # lib on Node users. What it declares is what one instance exports (`instantiate` returns it).
   grep -q '^export type InitInput' "$dir/bindgen/$CRATE.d.ts" \
     || { echo "[build] $CRATE.d.ts: init section not found (wasm-bindgen output changed?)" >&2; exit 1; }
-  sed '/^export type InitInput/,$d' "$dir/bindgen/$CRATE.d.ts" > "$dir/$CRATE.d.ts"
+  { echo "// What one instance exports: agentwire.js exports instantiate(), which returns these (scripts/glue-factory.mjs)."
+    sed '/^export type InitInput/,$d' "$dir/bindgen/$CRATE.d.ts"; } > "$dir/$CRATE.d.ts"
 }
 
 # The full module (every protocol, the builder, the translator), tuned for speed on the hot path;
