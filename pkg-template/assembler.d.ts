@@ -17,7 +17,10 @@ export interface StreamAssemblerOptions {
    * instead of warnings. @defaultValue `false`
    */
   strict?: boolean;
-  /** The largest event (or line) accepted, in bytes; larger ones throw `EVENT_TOO_LARGE`. @defaultValue 16 MiB */
+  /**
+   * The largest event (or line) accepted, in bytes; larger ones throw `EVENT_TOO_LARGE`. A whole
+   * number from 1 to `Number.MAX_SAFE_INTEGER`. @defaultValue 16 MiB
+   */
   maxEventBytes?: number;
   /** The framing: SSE, NDJSON, or detected from the first bytes. @defaultValue `"auto"` */
   format?: "auto" | "sse" | "ndjson";
@@ -291,7 +294,14 @@ export interface ResponseLike {
  * A body {@link StreamAssembler.collect} and {@link StreamAssembler.read} accept: a fetch
  * `Response`, a `ReadableStream<Uint8Array>`, or any async iterable of chunks.
  */
-export type Body = ResponseLike | ReadableStreamLike<Uint8Array> | AsyncIterable<Uint8Array | string>;
+export type Body = ResponseLike | ReadableStreamLike<Uint8Array> | AsyncIterable<Chunk>;
+
+/**
+ * A chunk of a stream: bytes (a `Uint8Array`; another typed array, a `DataView` or an
+ * `ArrayBuffer` is read as its bytes) or text. Anything else (`null`, a number, a plain object, a
+ * `Blob`) throws `INVALID_OPTION`.
+ */
+export type Chunk = Uint8Array | ArrayBufferView | ArrayBuffer | string;
 
 /**
  * Turns the byte stream of an agent endpoint into assembled messages. Push chunks exactly as
@@ -301,12 +311,14 @@ export type Body = ResponseLike | ReadableStreamLike<Uint8Array> | AsyncIterable
 export declare class StreamAssembler {
   constructor(options?: StreamAssemblerOptions);
   /**
-   * Reads the next chunk and returns what it changed.
+   * Reads the next chunk and returns what it changed. A string chunk may end inside a surrogate
+   * pair: its first half waits for the next chunk.
    * @throws {AgentwireError} `EVENT_TOO_LARGE`, `INVALID_UTF8`, or (strict mode) a violation;
    * the error's `updates` holds the updates of the events before it. The assembler then stops:
-   * later calls throw `FINISHED`; `snapshot()` still works.
+   * later calls throw `FINISHED`; `snapshot()` still works. `INVALID_OPTION` for a chunk that is
+   * neither bytes nor a string.
    */
-  push(chunk: Uint8Array | string): Update[];
+  push(chunk: Chunk): Update[];
   /** Ends the input: flushes, settles the outcome (`truncated` without a terminal event), releases buffers. */
   finish(): Update[];
   /** The run so far, as a plain object, built on demand. */

@@ -1,7 +1,9 @@
 // StreamAssembler: the JS class around the wasm core. It adds what belongs in JS: reading a
 // fetch() body (ReadableStream, Response or async iterable) with cancellation, the tool-call
-// mirror (parsed arguments kept up to date in O(new bytes) per read), and free()/dispose.
-import { StreamAssemblerCore, wasmMemory } from "./agentwire.js";
+// mirror (parsed arguments kept up to date in O(new bytes) per read), free()/dispose, and the
+// guard of every call into wasm (instance.js: a trap loses the instance, not the process).
+import { failure, instance, lostError } from "./instance.js";
+import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 
@@ -15,41 +17,39 @@ const REPLACE = 1;
 const UTF16 = 2;
 const ASCII = 4;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-let memoryBytes = new Uint8Array(0);
-let memoryWords = new Uint32Array(0);
 
-// Node's Buffer, when the node entry provides it (`useNodeBuffer`), and a Buffer over the wasm
-// memory. Engines turn UTF-8 with non-ASCII characters into a string several times slower than
-// they copy UTF-16 or Latin-1 (Node 20, ~200 characters, ~10% non-ASCII: TextDecoder ~700 ns,
-// Buffer#toString("utf16le") ~90 ns; bench/decode-strings.mjs). With a Buffer, the core sends
-// such texts as UTF-16 and marks the others ASCII, read as Latin-1. Elsewhere texts stay UTF-8.
+// Node's Buffer, when the node entry provides it (`useNodeBuffer`); each instance keeps a Buffer
+// over its memory (`inst.buffer`) next to its byte and word views. Engines turn UTF-8 with
+// non-ASCII characters into a string several times slower than they copy UTF-16 or Latin-1
+// (Node 20, ~200 characters, ~10% non-ASCII: TextDecoder ~700 ns, Buffer#toString("utf16le")
+// ~90 ns; bench/decode-strings.mjs). With a Buffer, the core sends such texts as UTF-16 and marks
+// the others ASCII, read as Latin-1. Elsewhere texts stay UTF-8.
 let NodeBuffer = null;
-let memoryBuffer = null;
 
 /** Called by the node entry, before it exports anything. */
 export function useNodeBuffer(Buffer) {
   NodeBuffer = Buffer;
-  memoryBytes = new Uint8Array(0); // the next refreshViews() makes the Buffer view too
 }
 
-// Views of the wasm memory; a memory that grew detached the old ones (their length is then 0).
-function refreshViews() {
-  if (memoryBytes.byteLength === 0) {
-    const { buffer } = wasmMemory();
-    memoryBytes = new Uint8Array(buffer);
-    memoryWords = new Uint32Array(buffer);
-    if (NodeBuffer !== null) memoryBuffer = NodeBuffer.from(buffer);
+// Views of an instance's wasm memory; a memory that grew detached the old ones (their length is
+// then 0).
+function refreshViews(inst) {
+  if (inst.bytes.byteLength === 0) {
+    const { buffer } = inst.exports.wasmMemory();
+    inst.bytes = new Uint8Array(buffer);
+    inst.words = new Uint32Array(buffer);
+    if (NodeBuffer !== null) inst.buffer = NodeBuffer.from(buffer);
   }
 }
 
 // The text of a record: code units [start, end) of the UTF-16 text at `text16`, or bytes
 // [start, end) of the UTF-8 text at `text8`. The core sends UTF-16 or marks ASCII only when told
 // to (`useUtf16`), that is when there is a Buffer.
-function decode(flags, start, end, text8, text16) {
+function decode(inst, flags, start, end, text8, text16) {
   if (start === end) return "";
-  if ((flags & UTF16) !== 0) return memoryBuffer.toString("utf16le", text16 + 2 * start, text16 + 2 * end);
-  if ((flags & ASCII) !== 0) return memoryBuffer.toString("latin1", text8 + start, text8 + end);
-  return decoder.decode(memoryBytes.subarray(text8 + start, text8 + end));
+  if ((flags & UTF16) !== 0) return inst.buffer.toString("utf16le", text16 + 2 * start, text16 + 2 * end);
+  if ((flags & ASCII) !== 0) return inst.buffer.toString("latin1", text8 + start, text8 + end);
+  return decoder.decode(inst.bytes.subarray(text8 + start, text8 + end));
 }
 
 // What the core's push and finish return on failure; the error is then taken with takeError.
@@ -61,16 +61,18 @@ function checked(core, count) {
   return count;
 }
 
-function agentwireError(code, message) {
-  const error = new Error(message);
-  error.name = "AgentwireError";
-  error.code = code;
-  return error;
+// A string chunk that ends with the first half of a surrogate pair keeps it for the next one, so
+// a character split between two strings stays one character (a lone half becomes U+FFFD when the
+// input moves on without its other half).
+function isHighSurrogate(code) {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 export class StreamAssembler {
+  #inst;
   #core;
   #outbox;
+  #high = ""; // a high surrogate that ended the last string chunk
   #input = 0; // address of the core's input buffer
   #inputSize = 0;
   #strings = [];
@@ -79,24 +81,33 @@ export class StreamAssembler {
   #list = [];
 
   constructor(options) {
-    this.#core = new StreamAssemblerCore(options);
-    if (NodeBuffer !== null) this.#core.useUtf16(true);
-    this.#outbox = this.#core.outbox >>> 2;
+    const text = optionsText(options, "StreamAssembler");
+    const inst = instance();
+    this.#inst = inst;
+    try {
+      this.#core = new inst.exports.StreamAssemblerCore(text);
+      if (NodeBuffer !== null) this.#core.useUtf16(true);
+      this.#outbox = this.#core.outbox >>> 2;
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
   }
 
   // The `count` updates of the last call, from the outbox.
   #batch(count) {
     if (count === 0) return [];
     const core = this.#core;
-    refreshViews();
+    const inst = this.#inst;
+    refreshViews(inst);
     const header = this.#outbox;
     const strings = this.#strings;
-    if (memoryWords[header + 3] !== 0) {
+    if (inst.words[header + 3] !== 0) {
       for (const s of core.takeStrings()) strings.push(s);
     }
-    const others = memoryWords[header + 4] !== 0 ? core.takeOthers() : null;
-    refreshViews(); // the two calls above may have grown the memory
-    const words = memoryWords;
+    const others = inst.words[header + 4] !== 0 ? core.takeOthers() : null;
+    refreshViews(inst); // the two calls above may have grown the memory
+    const words = inst.words;
     const text8 = words[header + 2];
     const text16 = words[header + 5];
     const updates = new Array(count);
@@ -109,7 +120,7 @@ export class StreamAssembler {
           type: "text",
           messageId: strings[words[r + 2] - 1],
           index: words[r + 3],
-          delta: decode(flags, words[r + 4], words[r + 5], text8, text16),
+          delta: decode(inst, flags, words[r + 4], words[r + 5], text8, text16),
           replace: (flags & REPLACE) !== 0,
         };
       } else if (kind === KIND_ARGUMENTS) {
@@ -122,7 +133,7 @@ export class StreamAssembler {
           index: words[r + 3],
           callId: callId === 0 ? null : strings[callId - 1],
           name: name === 0 ? null : strings[name - 1],
-          delta: decode(flags, words[r + 4], words[r + 5], text8, text16),
+          delta: decode(inst, flags, words[r + 4], words[r + 5], text8, text16),
           replace: (flags & REPLACE) !== 0,
         };
       } else {
@@ -136,46 +147,96 @@ export class StreamAssembler {
     if (this.#core === undefined) {
       throw agentwireError("FINISHED", "The assembler has been freed; create a new one.");
     }
+    if (this.#inst.lost) throw lostError();
     return this.#core;
   }
 
   push(chunk) {
     const core = this.#live();
-    if (typeof chunk === "string") return this.#batch(checked(core, core.pushText(chunk)));
-    let bytes;
-    if (chunk instanceof Uint8Array) bytes = chunk;
-    else if (ArrayBuffer.isView(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk);
-    else throw agentwireError("INVALID_OPTION", "push expects a Uint8Array or a string");
+    const input = chunkOf(chunk, "push");
+    const inst = this.#inst;
+    try {
+      if (typeof input === "string") return this.#pushText(core, input);
+      if (this.#high !== "") {
+        // The string before ended with half a character, and bytes follow: it was a lone half.
+        const before = this.#pushText(core, this.#takeHigh());
+        const after = this.#pushBytes(core, input);
+        return before.length === 0 ? after : [...before, ...after];
+      }
+      return this.#pushBytes(core, input);
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
+  }
+
+  #takeHigh() {
+    const high = this.#high;
+    this.#high = "";
+    return high;
+  }
+
+  #pushText(core, text) {
+    if (this.#high !== "") text = this.#takeHigh() + text;
+    const last = text.length - 1;
+    if (last >= 0 && isHighSurrogate(text.charCodeAt(last))) {
+      this.#high = text.slice(last);
+      text = text.slice(0, last);
+      if (text === "") return [];
+    }
+    return this.#batch(checked(core, core.pushText(text)));
+  }
+
+  #pushBytes(core, bytes) {
     // Copied straight into the core's reused input buffer (no allocation per chunk).
     const size = bytes.length;
     if (size > this.#inputSize) {
       this.#input = core.inputBuffer(size);
       this.#inputSize = size;
     }
-    refreshViews();
-    memoryBytes.set(bytes, this.#input);
+    const inst = this.#inst;
+    refreshViews(inst);
+    inst.bytes.set(bytes, this.#input);
     return this.#batch(checked(core, core.pushInput(size)));
   }
 
   finish() {
     const core = this.#live();
-    const updates = this.#batch(checked(core, core.finish()));
-    core.releaseOutbox();
-    this.#inputSize = 0;
-    return updates;
+    const inst = this.#inst;
+    try {
+      const before = this.#high !== "" ? this.#pushText(core, this.#takeHigh()) : [];
+      const updates = this.#batch(checked(core, core.finish()));
+      core.releaseOutbox();
+      this.#inputSize = 0;
+      return before.length === 0 ? updates : [...before, ...updates];
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
+  }
+
+  // Calls `method` of the core with no argument, guarded.
+  #get(method) {
+    const core = this.#live();
+    const inst = this.#inst;
+    try {
+      return method === "snapshot" ? core.snapshot() : core[method];
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
   }
 
   snapshot() {
-    return this.#live().snapshot();
+    return this.#get("snapshot");
   }
 
   get outcome() {
-    return this.#live().outcome;
+    return this.#get("outcome");
   }
 
   get protocol() {
-    return this.#live().protocol ?? null;
+    return this.#get("protocol") ?? null;
   }
 
   toolCalls() {
@@ -183,7 +244,15 @@ export class StreamAssembler {
     // same array is returned): a full record for a new call or after a reset (every call
     // listed), otherwise only the fields that changed. Parsed arguments are mirrored in place,
     // by ops that cost O(bytes received since), so reading them after every chunk stays linear.
-    const result = this.#live().toolCallChanges();
+    const core = this.#live();
+    const inst = this.#inst;
+    let result;
+    try {
+      result = core.toolCallChanges();
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
     if (result === null) return this.#list;
     const { len, reset, changes } = result;
     const list = reset ? new Array(len) : this.#list.slice(0, len);
@@ -229,8 +298,16 @@ export class StreamAssembler {
 
   free() {
     if (this.#core !== undefined) {
-      this.#core.free();
+      const core = this.#core;
       this.#core = undefined;
+      if (!this.#inst.lost) {
+        try {
+          core.free();
+        } catch {
+          this.#inst.lost = true; // a free that fails means a broken instance; free() never throws
+        }
+      }
+      this.#high = "";
       this.#strings = [];
       this.#calls.clear();
       this.#keys = [];

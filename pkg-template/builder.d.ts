@@ -246,9 +246,12 @@ export declare class ContentBuilder {
   /**
    * Emits a delta (`delta: true`, only the piece): a string for text and refusal parts
    * (appended), a plain object for data parts (deep-merged: strings and lists concatenated,
-   * numbers added, objects merged).
+   * numbers added, objects merged). An object is read as `JSON.stringify` would write it
+   * (`undefined` members left out, non-finite numbers `null`).
    * @throws {AgentwireError} `BUILDER_STATE` for a value of the wrong kind or a completed part;
-   * `INVALID_OPTION` for a value that is neither a string nor a plain object.
+   * `INVALID_OPTION` for a value that is neither a string nor a plain object, or that holds no
+   * JSON (a cycle, nesting deeper than 100 levels, a `BigInt`, a function, a `Map`), or when
+   * reading it throws (the exception is the error's `cause`).
    */
   delta(value: string | JsonObject): Uint8Array;
   /**

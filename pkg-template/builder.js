@@ -1,7 +1,9 @@
 // ResponseBuilder and its children: JS classes around the wasm cores (src/wasm/builder.rs). The
-// JS layer adds what belongs in JS: coded errors after free() or cancel, delivery of every
+// JS layer adds what belongs in JS: reading option bags and values (values.js), coded errors
+// after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
-import { ResponseBuilderCore } from "./agentwire.js";
+import { failure, instance, lostError } from "./instance.js";
+import { agentwireError, ERROR_NAME, errorInfoText, objectText, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 // Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
@@ -9,22 +11,28 @@ const INTERNAL = Symbol("agentwire.builder");
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
 
-function agentwireError(code, message, options) {
-  const error = new Error(message, options);
-  error.name = "AgentwireError";
-  error.code = code;
-  return error;
-}
-
-// What a ResponseBuilder shares with its children: the core, the stream the frames go to (if
-// any), and why the run stopped (an error thrown by every later call), if it did.
-function newRun(core) {
-  return { core, sink: null, stopped: null, ready: null };
+// What a ResponseBuilder shares with its children: the wasm instance and the core, the stream
+// the frames go to (if any), and why the run stopped (an error thrown by every later call), if it
+// did.
+function newRun(inst, core) {
+  return { inst, core, sink: null, stopped: null, ready: null };
 }
 
 function live(run) {
   if (run.stopped !== null) throw run.stopped;
+  if (run.inst.lost) throw lostError();
   return run.core;
+}
+
+// `f(core)` on the run's live core. An exception that is not agentwire's loses the instance.
+function use(run, f) {
+  const core = live(run);
+  try {
+    return f(core);
+  } catch (error) {
+    if (error?.name !== ERROR_NAME) run.inst.lost = true;
+    throw failure(run.inst, error);
+  }
 }
 
 function emit(run, bytes) {
@@ -37,9 +45,16 @@ function stop(run, error) {
   if (run.stopped !== null) return;
   run.stopped = error;
   run.sink = null;
-  run.core.release();
-  run.core.free();
+  const core = run.core;
   run.core = undefined;
+  if (!run.inst.lost) {
+    try {
+      core.release();
+      core.free();
+    } catch {
+      run.inst.lost = true; // a free that fails means a broken instance; free() never throws
+    }
+  }
 }
 
 function childFreed(what) {
@@ -51,59 +66,79 @@ export class ResponseBuilder {
   #run;
 
   constructor(options) {
-    this.#run = newRun(new ResponseBuilderCore(options));
+    const text = optionsText(options, "ResponseBuilder");
+    const inst = instance();
+    let core;
+    try {
+      core = new inst.exports.ResponseBuilderCore(text);
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
+    this.#run = newRun(inst, core);
   }
 
   get id() {
-    return live(this.#run).id;
+    return use(this.#run, (core) => core.id);
   }
 
   get sequenceNumber() {
-    return live(this.#run).sequenceNumber;
+    return use(this.#run, (core) => core.sequenceNumber);
   }
 
   get finished() {
-    return this.#run.stopped !== null || this.#run.core.finished;
+    const run = this.#run;
+    return run.stopped !== null || run.inst.lost || use(run, (core) => core.finished);
   }
 
   created() {
     const run = this.#run;
-    return emit(run, live(run).created());
+    return emit(run, use(run, (core) => core.created()));
   }
 
   inProgress() {
     const run = this.#run;
-    return emit(run, live(run).inProgress());
+    return emit(run, use(run, (core) => core.inProgress()));
   }
 
   completed(options) {
     const run = this.#run;
-    return emit(run, live(run).completed(options));
+    live(run);
+    const text = optionsText(options, "completed()");
+    return emit(run, use(run, (core) => core.completed(text)));
   }
 
   failed(error) {
     const run = this.#run;
-    return emit(run, live(run).failed(error));
+    live(run);
+    const text = errorInfoText(error);
+    return emit(run, use(run, (core) => core.failed(text)));
   }
 
   canceled() {
     const run = this.#run;
-    return emit(run, live(run).canceled());
+    return emit(run, use(run, (core) => core.canceled()));
   }
 
   message(options) {
     const run = this.#run;
-    return new MessageBuilder(INTERNAL, run, live(run).message(options));
+    live(run);
+    const text = optionsText(options, "message()");
+    return new MessageBuilder(INTERNAL, run, use(run, (core) => core.message(text)));
   }
 
   toolCall(options) {
     const run = this.#run;
-    return new ToolCallBuilder(INTERNAL, run, live(run).toolCall(options));
+    live(run);
+    const text = optionsText(options, "toolCall()");
+    return new ToolCallBuilder(INTERNAL, run, use(run, (core) => core.toolCall(text)));
   }
 
   toolOutput(options) {
     const run = this.#run;
-    return emit(run, live(run).toolOutput(options));
+    live(run);
+    const text = optionsText(options, "toolOutput()");
+    return emit(run, use(run, (core) => core.toolOutput(text)));
   }
 
   ready() {
@@ -121,7 +156,16 @@ export class ResponseBuilder {
   }
 
   static contentType(format) {
-    return ResponseBuilderCore.contentType(format);
+    if (format !== undefined && typeof format !== "string") {
+      throw agentwireError("INVALID_OPTION", "format must be \"sse\" or \"ndjson\"", "format");
+    }
+    const inst = instance();
+    try {
+      return inst.exports.ResponseBuilderCore.contentType(format);
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
   }
 
   static fromText(tokens, options) {
@@ -170,7 +214,7 @@ export class ResponseBuilder {
         }
       },
       cancel(reason) {
-        stop(run, agentwireError("FINISHED", "The reader canceled the stream.", { cause: reason }));
+        stop(run, agentwireError("FINISHED", "The reader canceled the stream.", undefined, reason));
         // Close the source without waiting: an async generator blocked in a pending next()
         // handles return() only after it, and the reader must not wait for that.
         try {
@@ -220,11 +264,13 @@ export class ResponseBuilder {
       if (canceled) return;
       if (threw) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
       try {
+        if (run.inst.lost) throw lostError(threw ? thrown : undefined); // nothing more can be emitted
         if (!rb.finished) {
           if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown) });
           else rb.completed({ closeOpen: true });
         }
       } catch (e) {
+        stop(run, e);
         controller.error(e);
         return;
       }
@@ -245,7 +291,7 @@ export class ResponseBuilder {
       },
       cancel(reason) {
         canceled = true;
-        const error = agentwireError("FINISHED", "The reader canceled the stream; stop producing.", { cause: reason });
+        const error = agentwireError("FINISHED", "The reader canceled the stream; stop producing.", undefined, reason);
         stop(run, error);
         settle(error);
         abort.abort(reason === undefined ? error : reason);
@@ -254,10 +300,11 @@ export class ResponseBuilder {
   }
 }
 
-// The run and the live core of a child builder, for its subclasses (not reachable from outside
-// the module).
+// The run, the live core and a guarded call of a child builder, for its subclasses (not
+// reachable from outside the module).
 const RUN = Symbol("agentwire.run");
 const LIVE = Symbol("agentwire.live");
+const CALL = Symbol("agentwire.call");
 
 // What MessageBuilder, ContentBuilder and ToolCallBuilder share: creation only through their
 // parent, coded errors once the run stopped or the child was freed, complete(), free() and
@@ -286,14 +333,33 @@ class ChildBuilder {
     return this.#core;
   }
 
+  // `f(core)` on the live core. An exception that is not agentwire's loses the instance.
+  [CALL](f) {
+    const core = this[LIVE]();
+    const inst = this.#run.inst;
+    try {
+      return f(core);
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) inst.lost = true;
+      throw failure(inst, error);
+    }
+  }
+
   complete() {
-    return emit(this.#run, this[LIVE]().complete());
+    return emit(this.#run, this[CALL]((core) => core.complete()));
   }
 
   free() {
     if (this.#core !== undefined) {
-      this.#core.free();
+      const core = this.#core;
       this.#core = undefined;
+      if (!this.#run.inst.lost) {
+        try {
+          core.free();
+        } catch {
+          this.#run.inst.lost = true; // a free that fails means a broken instance
+        }
+      }
     }
   }
 
@@ -309,19 +375,25 @@ export class MessageBuilder extends ChildBuilder {
   }
 
   get id() {
-    return this[LIVE]().id;
+    return this[CALL]((core) => core.id);
   }
 
   start() {
-    return emit(this[RUN], this[LIVE]().start());
+    return emit(this[RUN], this[CALL]((core) => core.start()));
   }
 
   content(type) {
-    return new ContentBuilder(INTERNAL, this[RUN], this[LIVE]().content(type));
+    const run = this[RUN];
+    return this[CALL]((core) => {
+      const content = core.content(type);
+      return new ContentBuilder(INTERNAL, run, content, content.index);
+    });
   }
 
   setUsage(usage) {
-    this[LIVE]().setUsage(usage);
+    this[LIVE]();
+    const text = objectText(usage, "setUsage()");
+    this[CALL]((core) => core.setUsage(text));
   }
 }
 
@@ -329,9 +401,9 @@ export class MessageBuilder extends ChildBuilder {
 export class ContentBuilder extends ChildBuilder {
   #index;
 
-  constructor(token, run, core) {
+  constructor(token, run, core, index) {
     super(token, run, core, "ContentBuilder", "MessageBuilder.content()");
-    this.#index = core.index;
+    this.#index = index;
   }
 
   get index() {
@@ -340,14 +412,26 @@ export class ContentBuilder extends ChildBuilder {
 
   delta(value) {
     const core = this[LIVE]();
-    const bytes = typeof value === "string" ? core.deltaText(value) : core.delta(value);
-    const sink = this[RUN].sink;
+    const run = this[RUN];
+    // An object crosses as JSON text, read (and checked) in JS first.
+    const json = typeof value === "string" ? undefined : objectText(value, "delta()");
+    let bytes;
+    try {
+      bytes = json === undefined ? core.deltaText(value) : core.deltaJson(json);
+    } catch (error) {
+      if (error?.name !== ERROR_NAME) run.inst.lost = true;
+      throw failure(run.inst, error);
+    }
+    const sink = run.sink;
     if (sink !== null) sink(bytes);
     return bytes;
   }
 
   set(value) {
-    return emit(this[RUN], this[LIVE]().set(value));
+    this[LIVE]();
+    if (typeof value === "string") return emit(this[RUN], this[CALL]((core) => core.setText(value)));
+    const json = objectText(value, "set()");
+    return emit(this[RUN], this[CALL]((core) => core.setJson(json)));
   }
 }
 
@@ -358,18 +442,18 @@ export class ToolCallBuilder extends ChildBuilder {
   }
 
   get id() {
-    return this[LIVE]().id;
+    return this[CALL]((core) => core.id);
   }
 
   start() {
-    return emit(this[RUN], this[LIVE]().start());
+    return emit(this[RUN], this[CALL]((core) => core.start()));
   }
 
   arguments(piece) {
     if (typeof piece !== "string") {
       throw agentwireError("INVALID_OPTION", "arguments() expects a string (a piece of JSON text)");
     }
-    return emit(this[RUN], this[LIVE]().arguments(piece));
+    return emit(this[RUN], this[CALL]((core) => core.arguments(piece)));
   }
 }
 
@@ -383,13 +467,17 @@ function streamOptions(options, what, extra) {
     return { highWaterMark: DEFAULT_HIGH_WATER_MARK, onError: undefined, role: undefined, rest: undefined };
   }
   if (typeof options !== "object") throw agentwireError("INVALID_OPTION", `${what} options must be an object`);
-  const { highWaterMark = DEFAULT_HIGH_WATER_MARK, onError, ...rest } = options;
+  let highWaterMark, onError, rest;
+  try {
+    ({ highWaterMark = DEFAULT_HIGH_WATER_MARK, onError, ...rest } = options);
+  } catch (error) {
+    throw agentwireError("INVALID_OPTION", `${what}: reading the options threw`, undefined, error);
+  }
   if (typeof highWaterMark !== "number" || !(highWaterMark >= 0)) {
-    throw Object.assign(agentwireError("INVALID_OPTION", `${what}: highWaterMark must be a number of bytes >= 0`),
-      { field: "highWaterMark" });
+    throw agentwireError("INVALID_OPTION", `${what}: highWaterMark must be a number of bytes >= 0`, "highWaterMark");
   }
   if (onError !== undefined && typeof onError !== "function") {
-    throw Object.assign(agentwireError("INVALID_OPTION", `${what}: onError must be a function`), { field: "onError" });
+    throw agentwireError("INVALID_OPTION", `${what}: onError must be a function`, "onError");
   }
   let role;
   if (extra.includes("role")) {

@@ -2,7 +2,7 @@
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
 export { a2aRequest, agUiRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
 export { Translator, translate } from "./translate.js";
-export type { ReadableStreamOut, TranslateOptions } from "./translate.js";
+export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export type {
@@ -35,6 +35,7 @@ export type {
   AgUiToolCall,
   ArgumentsUpdate,
   Body,
+  Chunk,
   ContentUpdate,
   EventUpdate,
   MessageUpdate,

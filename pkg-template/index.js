@@ -1,6 +1,24 @@
 // The public API, shared by every runtime entry. The entries (node.js, browser.js, workerd.js,
-// deno.js) instantiate the wasm first, then re-export this module.
-export { a2aRequest, agUiRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+// deno.js) compile the wasm and hand it to instance.js first, then re-export this module.
+import { call } from "./instance.js";
+import { textOf } from "./values.js";
+export { wasmMemoryBytes } from "./instance.js";
 export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
+
+export function parseRequest(json) {
+  return call("parseRequest", textOf(json, "parseRequest"));
+}
+
+export function parseEvent(json) {
+  return call("parseEvent", textOf(json, "parseEvent"));
+}
+
+export function a2aRequest(json) {
+  return call("a2aRequest", textOf(json, "a2aRequest"));
+}
+
+export function agUiRequest(json) {
+  return call("agUiRequest", textOf(json, "agUiRequest"));
+}

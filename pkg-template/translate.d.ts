@@ -1,4 +1,4 @@
-import type { Body, Protocol, ReadableStreamLike, Warning } from "./assembler.js";
+import type { Body, Chunk, Protocol, ReadableStreamLike, Warning } from "./assembler.js";
 
 /** The runtime's `ReadableStream` where its types are loaded (DOM, Workers, Deno), else the part agentwire relies on. */
 export type ReadableStreamOut = typeof globalThis extends { ReadableStream: new (...args: never[]) => infer R }
@@ -19,8 +19,17 @@ export interface TranslateOptions {
   model?: string;
   /** The JSON-RPC request id that A2A output answers. @defaultValue `null` */
   requestId?: string | number | null;
-  /** The largest input event accepted, in bytes. @defaultValue 16 MiB */
+  /** The largest input event accepted, in bytes: a whole number from 1 to `Number.MAX_SAFE_INTEGER`. @defaultValue 16 MiB */
   maxEventBytes?: number;
+}
+
+/** Options of {@link translate}: the {@link Translator}'s, and what to do when the body fails. */
+export interface TranslateStreamOptions extends TranslateOptions {
+  /**
+   * Receives what the body threw when it failed midway (the output then ends with the target
+   * protocol's failure event, code `SOURCE_ERROR`, and closes). @defaultValue nothing is reported
+   */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -32,10 +41,21 @@ export interface TranslateOptions {
 export class Translator {
   /** @throws {AgentwireError} `INVALID_OPTION` for an unknown option or an unsupported pair. */
   constructor(options: TranslateOptions);
-  /** Reads a chunk; returns the output bytes it completed (possibly empty). */
-  push(chunk: Uint8Array | string): Uint8Array;
+  /**
+   * Reads a chunk; returns the output bytes it completed (possibly empty). A string chunk may
+   * end inside a surrogate pair: its first half waits for the next chunk.
+   * @throws {AgentwireError} `INVALID_OPTION` for a chunk that is neither bytes nor a string.
+   */
+  push(chunk: Chunk): Uint8Array;
   /** Ends the input; returns the last output bytes. */
   finish(): Uint8Array;
+  /**
+   * Ends the output after the input failed (the source broke off): returns the target
+   * protocol's failure event carrying `error` (AG-UI `RUN_ERROR`, Responses `response.failed`,
+   * an A2A `failed` status, an Agent API `failed` response), or nothing when the run already
+   * ended. {@link translate} calls it for you.
+   */
+  fail(error: { code: string; message: string }): Uint8Array;
   /** Problems tolerated so far (unknown events, invalid payloads, …). */
   readonly warnings: Warning[];
   /** Releases the wasm memory; later calls throw `FINISHED`. */
@@ -46,7 +66,11 @@ export class Translator {
 /**
  * Pipes `body` (a `Response`, a `ReadableStream` or an async iterable of bytes) through a
  * {@link Translator}: the returned stream yields the target protocol's SSE bytes as the input
- * arrives; cancelling it cancels the input.
+ * arrives; cancelling it cancels the input. When the input stops early, the output still ends
+ * with the target protocol's failure event, so a client sees a failed run, not a cut stream:
+ * if the body throws, the event has code `SOURCE_ERROR` and the stream closes (`onError`
+ * receives what was thrown); if agentwire refuses the input (a chunk that is not bytes,
+ * `EVENT_TOO_LARGE`, …), the event has that code and the stream then errors with it.
  *
  * @example
  * const upstream = await fetch(agentUrl, { method: "POST", body });          // Agent API
@@ -54,4 +78,4 @@ export class Translator {
  *   { headers: { "content-type": "text/event-stream" } });
  * @throws {AgentwireError} `INVALID_OPTION` (synchronously) for bad options.
  */
-export function translate(body: Body, options: TranslateOptions): ReadableStreamOut;
+export function translate(body: Body, options: TranslateStreamOptions): ReadableStreamOut;

@@ -61,16 +61,21 @@ wasm_variant() {
     fi
     echo "$opt_sum" > "$dir/opt.stamp"
   fi
-  # The glue without the doc comments it copies from Rust (the .d.ts keeps them).
-  if [ ! -f "$dir/$CRATE.js" ] || [ "$dir/bindgen/$CRATE.js" -nt "$dir/$CRATE.js" ]; then
-    node scripts/strip-jsdoc.mjs "$dir/bindgen/$CRATE.js" "$dir/$CRATE.js"
+  # The glue without the doc comments it copies from Rust (the .d.ts keeps them), made a factory
+  # of instances (`instantiate(module, state)`; pkg-template/instance.js makes a fresh one when
+  # an instance traps).
+  if [ ! -f "$dir/$CRATE.js" ] || [ "$dir/bindgen/$CRATE.js" -nt "$dir/$CRATE.js" ] \
+    || [ scripts/glue-factory.mjs -nt "$dir/$CRATE.js" ]; then
+    node scripts/strip-jsdoc.mjs "$dir/bindgen/$CRATE.js" "$dir/stripped.js"
+    node scripts/glue-factory.mjs "$dir/stripped.js" "$dir/$CRATE.js"
   fi
-  # The glue's .d.ts minus its init section: initSync/init are wired by the entries and not
-  # exported, and their types (RequestInfo, Response, WebAssembly…) would force the DOM lib on
-  # Node users.
+  # The glue's .d.ts minus its init section: the entries compile the module and instance.js
+  # instantiates it, and the init types (RequestInfo, Response, WebAssembly…) would force the DOM
+  # lib on Node users. What it declares is what one instance exports (`instantiate` returns it).
   grep -q '^export type InitInput' "$dir/bindgen/$CRATE.d.ts" \
     || { echo "[build] $CRATE.d.ts: init section not found (wasm-bindgen output changed?)" >&2; exit 1; }
-  sed '/^export type InitInput/,$d' "$dir/bindgen/$CRATE.d.ts" > "$dir/$CRATE.d.ts"
+  { echo "// What one instance exports: agentwire.js exports instantiate(), which returns these (scripts/glue-factory.mjs)."
+    sed '/^export type InitInput/,$d' "$dir/bindgen/$CRATE.d.ts"; } > "$dir/$CRATE.d.ts"
 }
 
 # The full module (every protocol, the builder, the translator), tuned for speed on the hot path;
@@ -92,7 +97,7 @@ for variant in full lite; do
   install_if_changed "$OUT/$variant/$CRATE.d.ts" "$dest/$CRATE.d.ts"
   install_if_changed "$OUT/$variant/${CRATE}_bg.wasm" "$dest/${CRATE}_bg.wasm"
 done
-for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts; do
+for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts instance.js values.js; do
   install_if_changed "pkg-template/$f" "$PKG/lite/$f"
 done
 for f in pkg-template/lite/*; do install_if_changed "$f" "$PKG/lite/$(basename "$f")"; done

@@ -1,18 +1,20 @@
 // Fails the build when the public entry (index.js / index.d.ts) misses a function or class that
 // the wasm-bindgen glue exports, or re-exports something the glue no longer has.
 // Usage: node scripts/check-exports.mjs <pkg dir>
+// The glue is a factory (scripts/glue-factory.mjs): its exports are what `instantiate` returns.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = resolve(process.argv[2] ?? "pkg");
-const INIT_ONLY = new Set(["default", "initSync"]); // wiring, done by the runtime entries
 const INTERNAL = new Set(["wasmMemory"]); // used by the package's own JS classes only
 const JS_ONLY = new Set(["translate"]); // plain JS functions around a glue class
 // A glue class `XCore` is wrapped by the JS class `X` (e.g. StreamAssemblerCore → StreamAssembler
 // in assembler.js): the public name is the wrapper's.
-const glue = Object.keys(await import(pathToFileURL(`${dir}/agentwire.js`).href))
-  .filter((name) => !INIT_ONLY.has(name) && !INTERNAL.has(name))
+const { instantiate } = await import(pathToFileURL(`${dir}/agentwire.js`).href);
+const module = new WebAssembly.Module(readFileSync(`${dir}/agentwire_bg.wasm`));
+const glue = Object.keys(instantiate(module, { lost: false }))
+  .filter((name) => !INTERNAL.has(name))
   .map((name) => name.replace(/Core$/, ""));
 const index = Object.keys(await import(pathToFileURL(`${dir}/index.js`).href));
 const dts = readFileSync(`${dir}/index.d.ts`, "utf8");

@@ -24,6 +24,10 @@ pub enum ErrorCode {
     InvalidOption,
     /// The object was used after it finished with a fatal error, or after it was freed.
     Finished,
+    /// The WebAssembly instance behind a JS object trapped (a stack overflow, memory exhausted)
+    /// and was discarded: the object can no longer be used; new objects get a fresh instance.
+    /// Raised by the package's JS layer only, never by the Rust core.
+    InstanceLost,
 }
 
 impl ErrorCode {
@@ -38,6 +42,7 @@ impl ErrorCode {
             ErrorCode::BuilderState => "BUILDER_STATE",
             ErrorCode::InvalidOption => "INVALID_OPTION",
             ErrorCode::Finished => "FINISHED",
+            ErrorCode::InstanceLost => "INSTANCE_LOST",
         }
     }
 }

@@ -9,6 +9,7 @@ export type {
   AgentApiSnapshot,
   ArgumentsUpdate,
   Body,
+  Chunk,
   ContentUpdate,
   MessageUpdate,
   OrderUpdate,

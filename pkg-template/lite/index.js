@@ -1,4 +1,4 @@
 // agentwire/lite: StreamAssembler for the Agent API, in a module a third of the size of the full
 // package. Shared by the runtime entries of this directory, which instantiate the lite wasm first.
-export { wasmMemoryBytes } from "./agentwire.js";
+export { wasmMemoryBytes } from "./instance.js";
 export { StreamAssembler } from "./assembler.js";

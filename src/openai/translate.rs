@@ -67,6 +67,42 @@ pub struct Translator {
     sink: Sink,
     events: Vec<Event>,
     warnings: Vec<Warning>,
+    run: Run,
+}
+
+/// What a [`Translator`] knows of the run it translates, for [`Translator::fail`].
+#[derive(Debug, Default)]
+struct Run {
+    /// The last non-terminal response event (without its `output`): a failure carries its id.
+    response: Option<AgentResponse>,
+    /// Whether a terminal event was written (or [`Translator::fail`] was called).
+    ended: bool,
+}
+
+impl Run {
+    fn see(&mut self, event: &Event) {
+        match event {
+            Event::Response(r)
+                if matches!(
+                    r.status,
+                    RunStatus::Completed
+                        | RunStatus::Failed
+                        | RunStatus::Rejected
+                        | RunStatus::Canceled
+                        | RunStatus::Incomplete
+                ) =>
+            {
+                self.ended = true;
+            }
+            Event::Response(r) => {
+                let mut copy = r.clone();
+                copy.output = None;
+                self.response = Some(copy);
+            }
+            Event::ServerError(_) => self.ended = true,
+            _ => {}
+        }
+    }
 }
 
 impl Translator {
@@ -125,6 +161,7 @@ impl Translator {
             sink,
             events: Vec::new(),
             warnings: Vec::new(),
+            run: Run::default(),
         })
     }
 
@@ -135,14 +172,15 @@ impl Translator {
     /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`), fatal as for the assembler.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings) = (
+        let (source, sink, events, warnings, run) = (
             &mut self.source,
             &mut self.sink,
             &mut self.events,
             &mut self.warnings,
+            &mut self.run,
         );
         self.decoder.push(chunk, |frame| {
-            on_frame(source, sink, events, warnings, &frame, &mut out)
+            on_frame(source, sink, events, warnings, run, &frame, &mut out)
         })?;
         Ok(out)
     }
@@ -155,17 +193,46 @@ impl Translator {
     /// As [`Translator::push`].
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings) = (
+        let (source, sink, events, warnings, run) = (
             &mut self.source,
             &mut self.sink,
             &mut self.events,
             &mut self.warnings,
+            &mut self.run,
         );
         self.decoder
-            .finish(|frame| on_frame(source, sink, events, warnings, &frame, &mut out))?;
+            .finish(|frame| on_frame(source, sink, events, warnings, run, &frame, &mut out))?;
         if let Sink::AgUi(enc) = sink {
             enc.finish(&mut out);
         }
+        Ok(out)
+    }
+
+    /// Ends the output with the target protocol's failure event after the input failed (the
+    /// source stream broke off, or a chunk could not be read): a `failed` response carrying
+    /// `error` and the run's id, written as AG-UI `RUN_ERROR`, Responses `response.failed`, an
+    /// A2A `failed` status or an Agent API `failed` response. Returns nothing when the run already
+    /// ended (its terminal event was translated, or `fail` was called before).
+    ///
+    /// # Errors
+    ///
+    /// As [`Translator::push`] (an id could not be generated for a run that never started).
+    pub fn fail(&mut self, error: ErrorInfo) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        if self.run.ended {
+            return Ok(out);
+        }
+        self.run.ended = true;
+        let mut response = match self.run.response.take() {
+            Some(response) => response,
+            None => {
+                let mut response = AgentResponse::with_id(String::new(), 0);
+                response.id = None;
+                response
+            }
+        };
+        response.failed(error);
+        sink_event(&mut self.sink, Event::Response(response), &mut out)?;
         Ok(out)
     }
 
@@ -237,6 +304,7 @@ fn on_frame(
     sink: &mut Sink,
     events: &mut Vec<Event>,
     warnings: &mut Vec<Warning>,
+    run: &mut Run,
     frame: &Frame<'_>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
@@ -264,6 +332,7 @@ fn on_frame(
         }
     }
     for event in events.drain(..) {
+        run.see(&event);
         sink_event(sink, event, out)?;
     }
     Ok(())

@@ -44,11 +44,12 @@ struct CallMeta {
 
 #[wasm_bindgen(js_class = StreamAssemblerCore)]
 impl StreamAssemblerCore {
-    /// Creates an assembler; see the `StreamAssemblerOptions` type.
+    /// Creates an assembler from the JSON text of its options (made by the JS layer,
+    /// `pkg-template/values.js`); see the `StreamAssemblerOptions` type.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<StreamAssemblerCore, JsValue> {
+    pub fn new(options: Option<String>) -> Result<StreamAssemblerCore, JsValue> {
         Ok(StreamAssemblerCore {
-            inner: StreamAssembler::new(assembler_options(&options)?),
+            inner: StreamAssembler::new(assembler_options(options.as_deref())?),
             seen: Vec::new(),
             outbox: Outbox::default(),
             input: Vec::new(),

@@ -7,6 +7,9 @@
 //! handle plus that shared reference, so it stays valid however the JS objects are collected.
 //! [`ResponseBuilderCore::release`] drops the builder for all of them at once (later calls
 //! throw `FINISHED`). Every emitting method returns the encoded frame(s) as a `Uint8Array`.
+//!
+//! Option bags and object values arrive as JSON text, made by the JS layer
+//! (`pkg-template/values.js`) from the JS value; see [`super::convert`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,10 +17,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::ValueIn;
+use super::convert::json_map;
 use super::options::{
-    builder_format, builder_options, builder_run_ids, complete_options, content_type, error_info,
-    message_options, tool_call_options, tool_output_options,
+    builder_format, builder_options, complete_options, content_type, error_info, message_options,
+    tool_call_options, tool_output_options, ResponseBuilderOptions,
 };
 use crate::agui::AgUiEncoder;
 use crate::assembler::Protocol;
@@ -59,15 +62,19 @@ pub struct ResponseBuilderCore {
 
 #[wasm_bindgen(js_class = ResponseBuilderCore)]
 impl ResponseBuilderCore {
-    /// Creates a builder; see the `ResponseBuilderOptions` type.
+    /// Creates a builder from the JSON text of its options; see the `ResponseBuilderOptions`
+    /// type.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<ResponseBuilderCore, JsValue> {
-        let js = options;
-        let (options, protocol) = builder_options(&js)?;
+    pub fn new(options: Option<String>) -> Result<ResponseBuilderCore, JsValue> {
+        let ResponseBuilderOptions {
+            options,
+            protocol,
+            thread_id,
+            run_id,
+        } = builder_options(options.as_deref())?;
         let builder = match protocol {
             Protocol::AgUi => {
                 let mut encoder = AgUiEncoder::new(options.format.unwrap_or(Format::Sse))?;
-                let (thread_id, run_id) = builder_run_ids(&js)?;
                 if let Some(id) = thread_id {
                     encoder = encoder.with_thread_id(id);
                 }
@@ -89,8 +96,9 @@ impl ResponseBuilderCore {
 
     /// The HTTP `Content-Type` of a stream in `format` (`"sse"`, the default, or `"ndjson"`).
     #[wasm_bindgen(js_name = contentType)]
-    pub fn content_type(format: JsValue) -> Result<String, JsValue> {
-        Ok(builder_format(&format)?
+    pub fn content_type(format: Option<String>) -> Result<String, JsValue> {
+        let format = format.map(serde_json::Value::String);
+        Ok(builder_format(format.as_ref())?
             .content_type()
             .unwrap_or_default()
             .to_owned())
@@ -131,15 +139,16 @@ impl ResponseBuilderCore {
         Ok(with(&self.shared, ResponseBuilder::in_progress)?)
     }
 
-    /// Emits the terminal `completed` response; see `CompletedOptions`.
-    pub fn completed(&self, options: JsValue) -> Result<Vec<u8>, JsValue> {
-        let options = complete_options(&options)?;
+    /// Emits the terminal `completed` response; `options` is the JSON text of
+    /// `CompletedOptions`.
+    pub fn completed(&self, options: Option<String>) -> Result<Vec<u8>, JsValue> {
+        let options = complete_options(options.as_deref())?;
         Ok(with(&self.shared, |rb| rb.completed(options))?)
     }
 
-    /// Emits the terminal `failed` response with `{code, message}`.
-    pub fn failed(&self, error: JsValue) -> Result<Vec<u8>, JsValue> {
-        let error = error_info(&error)?;
+    /// Emits the terminal `failed` response; `error` is the JSON text of `{code, message}`.
+    pub fn failed(&self, error: &str) -> Result<Vec<u8>, JsValue> {
+        let error = error_info(error)?;
         Ok(with(&self.shared, |rb| rb.failed(error))?)
     }
 
@@ -148,9 +157,9 @@ impl ResponseBuilderCore {
         Ok(with(&self.shared, ResponseBuilder::canceled)?)
     }
 
-    /// Creates a message (emits nothing); see `MessageOptions`.
-    pub fn message(&self, options: JsValue) -> Result<MessageBuilderCore, JsValue> {
-        let options = message_options(&options)?;
+    /// Creates a message (emits nothing); `options` is the JSON text of `MessageOptions`.
+    pub fn message(&self, options: Option<String>) -> Result<MessageBuilderCore, JsValue> {
+        let options = message_options(options.as_deref())?;
         let handle = with(&self.shared, |rb| rb.message(options))?;
         Ok(MessageBuilderCore {
             shared: Rc::clone(&self.shared),
@@ -158,10 +167,11 @@ impl ResponseBuilderCore {
         })
     }
 
-    /// Creates a streamed tool call (emits nothing); see `ToolCallOptions`.
+    /// Creates a streamed tool call (emits nothing); `options` is the JSON text of
+    /// `ToolCallOptions`.
     #[wasm_bindgen(js_name = toolCall)]
-    pub fn tool_call(&self, options: JsValue) -> Result<ToolCallBuilderCore, JsValue> {
-        let options = tool_call_options(&options)?;
+    pub fn tool_call(&self, options: Option<String>) -> Result<ToolCallBuilderCore, JsValue> {
+        let options = tool_call_options(options.as_deref())?;
         let call = with(&self.shared, |rb| rb.tool_call(options))?;
         Ok(ToolCallBuilderCore {
             shared: Rc::clone(&self.shared),
@@ -169,10 +179,11 @@ impl ResponseBuilderCore {
         })
     }
 
-    /// Emits a whole tool output message at once; see `ToolOutputOptions`.
+    /// Emits a whole tool output message at once; `options` is the JSON text of
+    /// `ToolOutputOptions`.
     #[wasm_bindgen(js_name = toolOutput)]
-    pub fn tool_output(&self, options: JsValue) -> Result<Vec<u8>, JsValue> {
-        let options = tool_output_options(&options)?;
+    pub fn tool_output(&self, options: Option<String>) -> Result<Vec<u8>, JsValue> {
+        let options = tool_output_options(options.as_deref())?;
         Ok(with(&self.shared, |rb| rb.tool_output(options))?)
     }
 
@@ -220,10 +231,10 @@ impl MessageBuilderCore {
         })
     }
 
-    /// Sets the message's `usage` (emits nothing).
+    /// Sets the message's `usage` (emits nothing); `usage` is the JSON text of an object.
     #[wasm_bindgen(js_name = setUsage)]
-    pub fn set_usage(&self, usage: JsValue) -> Result<(), JsValue> {
-        let usage = super::convert::json_object(&usage, "setUsage()")?;
+    pub fn set_usage(&self, usage: &str) -> Result<(), JsValue> {
+        let usage = json_map(usage, "setUsage()")?;
         let handle = self.handle;
         Ok(with(&self.shared, |rb| {
             rb.set_message_usage(handle, usage)
@@ -259,21 +270,28 @@ impl ContentBuilderCore {
         Ok(with(&self.shared, |rb| rb.delta_text(handle, text))?)
     }
 
-    /// Emits a delta: a string (text, refusal) or a plain object (data, deep-merged).
-    pub fn delta(&self, value: JsValue) -> Result<Vec<u8>, JsValue> {
-        let value = ValueIn::from_js(&value, "delta()")?;
+    /// Emits a delta of an object (data, deep-merged), given as JSON text.
+    #[wasm_bindgen(js_name = deltaJson)]
+    pub fn delta_json(&self, json: &str) -> Result<Vec<u8>, JsValue> {
+        let value = ContentValue::Fields(json_map(json, "delta()")?);
         let handle = self.handle;
-        let mut text = String::new();
-        let value: ContentValue<'_> = value.into_content_value(&mut text);
         Ok(with(&self.shared, |rb| rb.delta(handle, value))?)
     }
 
-    /// Emits the part's whole value (`delta: false`): a string or a plain object of fields.
-    pub fn set(&self, value: JsValue) -> Result<Vec<u8>, JsValue> {
-        let value = ValueIn::from_js(&value, "set()")?;
+    /// Emits the part's whole value (`delta: false`) as a string.
+    #[wasm_bindgen(js_name = setText)]
+    pub fn set_text(&self, text: &str) -> Result<Vec<u8>, JsValue> {
         let handle = self.handle;
-        let mut text = String::new();
-        let value: ContentValue<'_> = value.into_content_value(&mut text);
+        Ok(with(&self.shared, |rb| {
+            rb.set(handle, ContentValue::Text(text))
+        })?)
+    }
+
+    /// Emits the part's whole value (`delta: false`) as an object of fields, given as JSON text.
+    #[wasm_bindgen(js_name = setJson)]
+    pub fn set_json(&self, json: &str) -> Result<Vec<u8>, JsValue> {
+        let value = ContentValue::Fields(json_map(json, "set()")?);
+        let handle = self.handle;
         Ok(with(&self.shared, |rb| rb.set(handle, value))?)
     }
 

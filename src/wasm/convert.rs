@@ -1,17 +1,22 @@
 //! Conversions between JS values and Rust, in one place.
 //!
-//! Values in: JSON text ([`Text`]), builder values ([`ValueIn`]: a string or a plain object) and
-//! plain objects as JSON maps ([`json_object`]).
+//! Values in never reach wasm as JS objects: the package's JS layer (`pkg-template/values.js`)
+//! reads every option bag and builder value inside a `try`, checks it (plain data, no cycles, at
+//! most [`MAX_DEPTH`](crate::depth::MAX_DEPTH) levels) and passes its JSON text, which is read
+//! here ([`json_map`], [`json_value`]). A JS exception thrown while a value is read (a throwing
+//! getter, a `Proxy` trap) thus never unwinds through wasm frames. Text arguments arrive as a
+//! string or the bytes of a `Uint8Array` ([`Text`]), read without running JS code.
 //!
 //! Values out are plain JSON-compatible objects (no class instances, nothing to free): maps
 //! become plain objects with their keys in order, `None` becomes `null` (never dropped), and
-//! numbers become JS numbers.
+//! numbers become JS numbers; a `"__proto__"` key is an own property, as `JSON.parse` makes it.
 
 use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::builder::ContentValue;
-use crate::protocol::JsonMap;
+use crate::depth::{check_depth, MAX_DEPTH};
+use crate::protocol::{JsonMap, JsonValue};
 use crate::{Error, ErrorCode, Result};
 
 /// JSON text passed from JS as a `string` or as UTF-8 bytes in a `Uint8Array`.
@@ -79,105 +84,75 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
 /// As [`to_js`], for values holding large strings (a snapshot's accumulated text): the full
 /// build passes each string as is instead of escaping it into JSON text and parsing it back
 /// (20% faster on `snapshot()` per chunk, bench/README.md), and falls back to [`to_js`] for what
-/// that cannot represent (an integer beyond 2^53), so both give the same value. The lite build,
-/// sized first, always uses [`to_js`].
+/// that cannot represent: an integer beyond 2^53, and a `"__proto__"` key, which that path would
+/// set by assignment (replacing the object's prototype) where `JSON.parse` defines an own
+/// property. Both give the same value. The lite build, sized first, always uses [`to_js`].
 ///
 /// # Errors
 /// As [`to_js`].
-pub fn to_js_large<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
+pub fn to_js_large(value: &Value) -> Result<JsValue> {
     #[cfg(feature = "full")]
-    if let Ok(js) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
-        return Ok(js);
+    if !has_proto_key(value) {
+        if let Ok(js) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+            return Ok(js);
+        }
     }
     to_js(value)
 }
 
-/// A `delta()` / `set()` argument: a JS string or a plain object, owned.
-#[derive(Debug)]
-pub enum ValueIn {
-    /// A string.
-    Text(String),
-    /// A plain object, as a JSON map (keys in insertion order).
-    Fields(JsonMap),
-}
-
-impl ValueIn {
-    /// Reads a string or a plain object; `what` names the method in the error message.
-    ///
-    /// # Errors
-    /// `INVALID_OPTION` for anything else (numbers, arrays, class instances, `null`, …) and for
-    /// objects holding values with no JSON form.
-    pub fn from_js(value: &JsValue, what: &str) -> Result<ValueIn> {
-        if let Some(text) = value.as_string() {
-            return Ok(ValueIn::Text(text));
-        }
-        json_object(value, what).map(ValueIn::Fields)
-    }
-
-    /// The builder's view of the value; a string is moved into `text`, which the view borrows.
-    pub fn into_content_value(self, text: &mut String) -> ContentValue<'_> {
-        match self {
-            ValueIn::Text(t) => {
-                *text = t;
-                ContentValue::Text(text)
+/// Whether any object in `value` has the key `"__proto__"`. Iterative, and it looks at keys
+/// only, so it costs little next to building the JS value.
+#[cfg(feature = "full")]
+fn has_proto_key(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.contains_key("__proto__") {
+                    return true;
+                }
+                stack.extend(map.values().filter(|v| is_container(v)));
             }
-            ValueIn::Fields(map) => ContentValue::Fields(map),
+            Value::Array(items) => stack.extend(items.iter().filter(|v| is_container(v))),
+            _ => {}
         }
     }
+    false
 }
 
-/// Whether `value` is a plain object: `{…}`, `Object.create(null)`, not an array, a class
-/// instance, a `Map`, a `Date`, ….
-fn is_plain_object(value: &JsValue) -> bool {
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return false;
-    }
-    let Some(object) = value.dyn_ref::<js_sys::Object>() else {
-        return false;
-    };
-    // `{…}` has `Object.prototype` (of any realm), whose own prototype is null; a class
-    // instance, a `Map` or a `Date` has one more link in its chain.
-    let proto = js_sys::Object::get_prototype_of(object);
-    proto.is_null() || js_sys::Object::get_prototype_of(&proto).is_null()
+#[cfg(feature = "full")]
+fn is_container(value: &Value) -> bool {
+    matches!(value, Value::Object(_) | Value::Array(_))
 }
 
-/// Reads a plain JS object as a JSON map, keys in insertion order; `what` names the argument in
-/// the error message.
+/// Reads JSON text made by the JS layer as a value nested at most
+/// [`MAX_DEPTH`](crate::depth::MAX_DEPTH) levels; `what` names the argument in the error message.
 ///
 /// # Errors
-/// `INVALID_OPTION` when `value` is not a plain object or holds a value with no JSON form
-/// (a `BigInt`, a symbol, a function).
-pub fn json_object(value: &JsValue, what: &str) -> Result<JsonMap> {
-    if !is_plain_object(value) {
-        return Err(Error::new(
+/// `INVALID_OPTION` for text that is not JSON or a value nested too deep.
+pub fn json_value(text: &str, what: &str) -> Result<Value> {
+    let JsonValue(value) = serde_json::from_str(text).map_err(|e| {
+        let message = if e.to_string().starts_with("recursion limit exceeded") {
+            format!("{what} is nested deeper than {MAX_DEPTH} levels")
+        } else {
+            format!("{what}: the value has no JSON form: {e}")
+        };
+        Error::new(ErrorCode::InvalidOption, message)
+    })?;
+    check_depth(&value, ErrorCode::InvalidOption, what)?;
+    Ok(value)
+}
+
+/// As [`json_value`], for a value that must be an object (a data payload, usage).
+///
+/// # Errors
+/// As [`json_value`], and `INVALID_OPTION` when the value is not an object.
+pub fn json_map(text: &str, what: &str) -> Result<JsonMap> {
+    match json_value(text, what)? {
+        Value::Object(map) => Ok(map),
+        _ => Err(Error::new(
             ErrorCode::InvalidOption,
             format!("{what} expects a string or a plain object"),
-        ));
+        )),
     }
-    serde_wasm_bindgen::from_value::<JsonMap>(value.clone()).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidOption,
-            format!("{what}: the object has no JSON form: {e}"),
-        )
-    })
-}
-
-/// Encodes any JSON-compatible JS value as compact JSON text (what `JSON.stringify` gives for
-/// plain data).
-///
-/// # Errors
-/// `INVALID_OPTION` for a value with no JSON form.
-pub fn json_text(value: &JsValue, what: &str) -> Result<String> {
-    let parsed: serde_json::Value = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidOption,
-            format!("{what}: the value has no JSON form: {e}"),
-        )
-    })?;
-    serde_json::to_string(&parsed).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidOption,
-            format!("{what}: the value has no JSON form: {e}"),
-        )
-    })
 }

@@ -9,7 +9,12 @@
 //! - [`options`]: option bags in.
 //! - [`error`]: the one conversion of [`crate::Error`] into a thrown JS `Error` with a `code`.
 //! - `outbox`: how a batch of assembler updates reaches JS (numbers and bytes in memory).
-//! - [`convert`]: JS values in (text arguments) and plain JSON-compatible objects out.
+//! - [`convert`]: values in (JSON text, text arguments) and plain JSON-compatible objects out.
+//!
+//! No function here reads a JS object: the package's JS layer (`pkg-template/values.js`) reads
+//! option bags and builder values inside a `try` and passes their JSON text, so a JS exception
+//! never unwinds through wasm frames. And should a call still trap, the JS layer
+//! (`pkg-template/instance.js`) discards the instance and makes a fresh one for new objects.
 //! - [`types`]: the hand-written TypeScript declarations of the values that cross.
 //!
 //! The module is public only so that the wasm-bindgen tests (`tests/wasm_*.rs`) can call the

@@ -1,55 +1,103 @@
-//! Option bags in: plain JS objects read into the core's option types, rejecting unknown keys
-//! so that a typo (`maxEventByte`) is an error, not a silent default. One reader per option bag
-//! of `StreamAssembler` and of the three builder classes.
+//! Option bags in, rejecting unknown keys so that a typo (`maxEventByte`) is an error, not a
+//! silent default. One reader per option bag of `StreamAssembler`, `Translator` and the builder
+//! classes.
+//!
+//! A bag arrives as its JSON text (or `undefined` for none): the package's JS layer
+//! (`pkg-template/values.js`) reads the JS object inside a `try` and checks it before anything
+//! crosses into wasm, so no JS code runs while wasm reads it. A key whose value was `undefined`
+//! is absent.
 
-use js_sys::{Object, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use serde_json::{Map, Value};
 
-use super::convert::{json_object, json_text};
 use crate::assembler::{AssemblerOptions, Protocol};
 use crate::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };
 use crate::codec::{Format, Limits};
-use crate::protocol::{Clock, ContentType, ErrorInfo, JsonMap, MessageType, Role};
+use crate::depth::check_depth;
+use crate::protocol::{Clock, ContentType, ErrorInfo, JsonMap, JsonValue, MessageType, Role};
 use crate::{Error, ErrorCode, Result};
 
 fn invalid(message: String) -> Error {
     Error::new(ErrorCode::InvalidOption, message)
 }
 
-/// The own enumerable keys of an options object (`undefined`/`null` → none).
-fn keys(value: &JsValue, what: &str) -> Result<Vec<String>> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(Vec::new());
+/// An option bag: the keys and values of a JS object, read from the JSON text the JS layer made
+/// of it (none for `undefined` / `null`).
+pub struct Bag(Option<Map<String, Value>>);
+
+impl Bag {
+    /// Reads the JSON text of an options object; `what` names the class or method in errors.
+    ///
+    /// # Errors
+    /// `INVALID_OPTION` when the text is not the JSON of an object.
+    pub fn parse(text: Option<&str>, what: &str) -> Result<Bag> {
+        let Some(text) = text else {
+            return Ok(Bag(None));
+        };
+        // agentwire's own reader: the same `Value` as serde_json's, with less code in lite.
+        let JsonValue(value) = serde_json::from_str(text)
+            .map_err(|e| invalid(format!("{what} options have no JSON form: {e}")))?;
+        match value {
+            Value::Null => Ok(Bag(None)),
+            Value::Object(map) => {
+                for (key, value) in &map {
+                    check_depth(value, ErrorCode::InvalidOption, &format!("{what}: {key}"))
+                        .map_err(|e| e.with_field(key.clone()))?;
+                }
+                Ok(Bag(Some(map)))
+            }
+            _ => Err(invalid(format!("{what} options must be an object"))),
+        }
     }
-    let object = value
-        .dyn_ref::<Object>()
-        .filter(|_| value.is_object())
-        .ok_or_else(|| invalid(format!("{what} options must be an object")))?;
-    Ok(Object::keys(object)
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect())
+
+    /// Whether no options were given (`undefined` / `null`).
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_ref().and_then(|map| map.get(key))
+    }
+
+    /// The keys with their values, in the object's order.
+    pub fn entries(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().flatten()
+    }
 }
 
-fn get(value: &JsValue, key: &str) -> JsValue {
-    Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+/// Reads `maxEventBytes`: a whole number from 1 to `Number.MAX_SAFE_INTEGER` (2^53 - 1),
+/// clamped to what this platform can address.
+///
+/// # Errors
+/// `INVALID_OPTION` on `maxEventBytes` for anything else (0, a fraction, a negative number, a
+/// number past 2^53 - 1, `NaN`, a non-number).
+pub fn max_event_bytes(value: &Value) -> Result<Limits> {
+    const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+    // The JS layer writes a whole number as digits, a fraction with a `.` or an exponent, and a
+    // non-finite number as `null`: only a whole number in range reads as a `u64` here (without
+    // a float parser, which the lite build leaves out).
+    let limit = value
+        .as_u64()
+        .filter(|n| (1..=MAX_SAFE_INTEGER).contains(n))
+        .ok_or_else(|| {
+            invalid("maxEventBytes must be a positive integer".into()).with_field("maxEventBytes")
+        })?;
+    Limits::new().with_max_event_bytes(usize::try_from(limit).unwrap_or(usize::MAX))
 }
 
-/// Reads `{ protocol?, strict?, maxEventBytes?, format?, events? }` for `StreamAssembler`.
+/// Reads `{ protocol?, strict?, maxEventBytes?, format?, events? }` for `StreamAssembler`, from
+/// the JSON text of the options object.
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key, for an unknown key or a value of the wrong type.
-pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
+pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
+    let bag = Bag::parse(text, "StreamAssembler")?;
     let mut options = AssemblerOptions::new();
-    for key in keys(value, "StreamAssembler")? {
-        let v = get(value, &key);
-        if v.is_undefined() {
-            continue;
-        }
+    for (key, v) in bag.entries() {
         options = match key.as_str() {
-            "protocol" => match v.as_string().as_deref() {
+            "protocol" => match v.as_str() {
                 Some("auto") => options.with_protocol(None),
                 Some(name) => match Protocol::from_name(name) {
                     #[cfg(not(feature = "full"))]
@@ -67,24 +115,12 @@ pub fn assembler_options(value: &JsValue) -> Result<AssemblerOptions> {
                 Some(b) => options.with_strict(b),
                 None => return Err(invalid("strict must be a boolean".into()).with_field("strict")),
             },
-            "maxEventBytes" => {
-                let limit = v
-                    .as_f64()
-                    .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 4_294_967_295.0)
-                    .ok_or_else(|| {
-                        invalid("maxEventBytes must be a positive integer".into())
-                            .with_field("maxEventBytes")
-                    })?;
-                // Checked above: a whole number in 1..=u32::MAX.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let limits = Limits::new().with_max_event_bytes(limit as usize)?;
-                options.with_limits(limits)
-            }
+            "maxEventBytes" => options.with_limits(max_event_bytes(v)?),
             "events" => match v.as_bool() {
                 Some(b) => options.with_events(b),
                 None => return Err(invalid("events must be a boolean".into()).with_field("events")),
             },
-            "format" => match v.as_string().as_deref() {
+            "format" => match v.as_str() {
                 Some("auto") => options.with_format(Format::Auto),
                 Some("sse") => options.with_format(Format::Sse),
                 Some("ndjson") => options.with_format(Format::Ndjson),
@@ -109,51 +145,54 @@ const BUILDER_PROTOCOLS: &[(&str, bool)] = &[
     ("openai-responses", true),
 ];
 
-/// `undefined`/`null` → `None`, a string → `Some`, anything else → `INVALID_OPTION` on `key`.
-fn opt_string(value: &JsValue, key: &str, what: &str) -> Result<Option<String>> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+/// Absent or `null` → `None`, a string → `Some`, anything else → `INVALID_OPTION` on `key`.
+fn opt_string(bag: &Bag, key: &str, what: &str) -> Result<Option<String>> {
+    match bag.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => {
+            Err(invalid(format!("{what}: {key} must be a string")).with_field(key.to_owned()))
+        }
     }
-    value.as_string().map(Some).ok_or_else(|| {
-        invalid(format!("{what}: {key} must be a string")).with_field(key.to_owned())
-    })
 }
 
 /// A required string option.
-fn req_string(options: &JsValue, key: &str, what: &str) -> Result<String> {
-    opt_string(&get(options, key), key, what)?
+fn req_string(bag: &Bag, key: &str, what: &str) -> Result<String> {
+    opt_string(bag, key, what)?
         .ok_or_else(|| invalid(format!("{what}: {key} is required")).with_field(key.to_owned()))
 }
 
-/// A boolean option (`undefined` → `None`).
-fn opt_bool(value: &JsValue, key: &str, what: &str) -> Result<Option<bool>> {
-    if value.is_undefined() {
-        return Ok(None);
+/// A boolean option (absent → `None`).
+fn opt_bool(bag: &Bag, key: &str, what: &str) -> Result<Option<bool>> {
+    match bag.get(key) {
+        None => Ok(None),
+        Some(v) => v.as_bool().map(Some).ok_or_else(|| {
+            invalid(format!("{what}: {key} must be a boolean")).with_field(key.to_owned())
+        }),
     }
-    value.as_bool().map(Some).ok_or_else(|| {
-        invalid(format!("{what}: {key} must be a boolean")).with_field(key.to_owned())
-    })
 }
 
-/// An object option (`undefined`/`null` → `None`), converted to a JSON map.
-fn opt_object(value: &JsValue, key: &str, what: &str) -> Result<Option<JsonMap>> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+/// An object option (absent or `null` → `None`).
+fn opt_object(bag: &Bag, key: &str, what: &str) -> Result<Option<JsonMap>> {
+    match bag.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map.clone())),
+        Some(_) => Err(
+            invalid(format!("{what}: {key} expects a string or a plain object"))
+                .with_field(key.to_owned()),
+        ),
     }
-    json_object(value, &format!("{what}: {key}"))
-        .map(Some)
-        .map_err(|e| e.with_field(key.to_owned()))
 }
 
-/// Rejects keys of `value` outside `known`, naming the first one.
-fn only_keys(value: &JsValue, known: &[&str], what: &str) -> Result<()> {
-    for key in keys(value, what)? {
+/// Rejects keys outside `known`, naming the first one.
+fn only_keys(bag: &Bag, known: &[&str], what: &str) -> Result<()> {
+    for (key, _) in bag.entries() {
         if !known.contains(&key.as_str()) {
             return Err(invalid(format!(
                 "unknown {what} option \"{key}\" (known: {})",
                 known.join(", ")
             ))
-            .with_field(key));
+            .with_field(key.clone()));
         }
     }
     Ok(())
@@ -163,28 +202,39 @@ fn only_keys(value: &JsValue, known: &[&str], what: &str) -> Result<()> {
 ///
 /// # Errors
 /// `INVALID_OPTION` on `format` for anything else.
-pub fn builder_format(value: &JsValue) -> Result<Format> {
-    if value.is_undefined() {
-        return Ok(Format::Sse);
-    }
-    match value.as_string().as_deref() {
-        Some("sse") => Ok(Format::Sse),
-        Some("ndjson") => Ok(Format::Ndjson),
-        _ => Err(invalid("format must be \"sse\" or \"ndjson\"".into()).with_field("format")),
+pub fn builder_format(value: Option<&Value>) -> Result<Format> {
+    match value {
+        None => Ok(Format::Sse),
+        Some(Value::String(s)) if s == "sse" => Ok(Format::Sse),
+        Some(Value::String(s)) if s == "ndjson" => Ok(Format::Ndjson),
+        Some(_) => Err(invalid("format must be \"sse\" or \"ndjson\"".into()).with_field("format")),
     }
 }
 
+/// The options of `new ResponseBuilder(options)`: the core's options, the protocol to emit and
+/// the AG-UI ids `threadId` / `runId`.
+pub struct ResponseBuilderOptions {
+    /// The builder's options.
+    pub options: BuilderOptions,
+    /// The protocol to emit.
+    pub protocol: Protocol,
+    /// AG-UI `threadId`.
+    pub thread_id: Option<String>,
+    /// AG-UI `runId`.
+    pub run_id: Option<String>,
+}
+
 /// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, omitNulls? }` for
-/// `new ResponseBuilder(options)`, with the protocol to emit. `threadId` / `runId` belong to
-/// AG-UI: they are checked (strings) here and read by [`builder_run_ids`].
+/// `new ResponseBuilder(options)`, from the JSON text of the options object.
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key, for an unknown key, a value of the wrong type, or an
 /// unknown `protocol`.
-pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
+pub fn builder_options(text: Option<&str>) -> Result<ResponseBuilderOptions> {
     const WHAT: &str = "ResponseBuilder";
+    let bag = Bag::parse(text, WHAT)?;
     only_keys(
-        value,
+        &bag,
         &[
             "sessionId",
             "responseId",
@@ -198,17 +248,14 @@ pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
     )?;
     let mut options = BuilderOptions::new().clock(JsClock);
     let mut protocol = Protocol::AgentApi;
-    if value.is_undefined() || value.is_null() {
-        return Ok((options, protocol));
-    }
-    if let Some(id) = opt_string(&get(value, "sessionId"), "sessionId", WHAT)? {
+    if let Some(id) = opt_string(&bag, "sessionId", WHAT)? {
         options = options.session_id(id);
     }
-    if let Some(id) = opt_string(&get(value, "responseId"), "responseId", WHAT)? {
+    if let Some(id) = opt_string(&bag, "responseId", WHAT)? {
         options = options.response_id(id);
     }
-    options = options.format(builder_format(&get(value, "format"))?);
-    if let Some(name) = opt_string(&get(value, "protocol"), "protocol", WHAT)? {
+    options = options.format(builder_format(bag.get("format"))?);
+    if let Some(name) = opt_string(&bag, "protocol", WHAT)? {
         match BUILDER_PROTOCOLS.iter().find(|(n, _)| *n == name) {
             Some((_, true)) => protocol = Protocol::from_name(&name).unwrap_or(Protocol::AgentApi),
             Some((_, false)) => {
@@ -225,41 +272,25 @@ pub fn builder_options(value: &JsValue) -> Result<(BuilderOptions, Protocol)> {
             }
         }
     }
-    opt_string(&get(value, "threadId"), "threadId", WHAT)?;
-    opt_string(&get(value, "runId"), "runId", WHAT)?;
-    if let Some(yes) = opt_bool(&get(value, "omitNulls"), "omitNulls", WHAT)? {
+    let thread_id = opt_string(&bag, "threadId", WHAT)?;
+    let run_id = opt_string(&bag, "runId", WHAT)?;
+    if let Some(yes) = opt_bool(&bag, "omitNulls", WHAT)? {
         options = options.omit_nulls(yes);
     }
-    Ok((options, protocol))
-}
-
-/// Reads the AG-UI ids `{threadId?, runId?}` of `new ResponseBuilder(options)` (the other keys
-/// are read by [`builder_options`]).
-///
-/// # Errors
-/// `INVALID_OPTION` naming the key, for a value that is not a string.
-pub fn builder_run_ids(value: &JsValue) -> Result<(Option<String>, Option<String>)> {
-    const WHAT: &str = "ResponseBuilder";
-    if value.is_undefined() || value.is_null() {
-        return Ok((None, None));
-    }
-    Ok((
-        opt_string(&get(value, "threadId"), "threadId", WHAT)?,
-        opt_string(&get(value, "runId"), "runId", WHAT)?,
-    ))
+    Ok(ResponseBuilderOptions {
+        options,
+        protocol,
+        thread_id,
+        run_id,
+    })
 }
 
 /// Fills the message fields shared by `message()`, `toolCall()` and `toolOutput()`:
 /// `role`, `id`, `usage`, `metadata`.
-fn message_fields(
-    value: &JsValue,
-    mut options: MessageOptions,
-    what: &str,
-) -> Result<MessageOptions> {
-    let role = get(value, "role");
-    if role.is_null() {
+fn message_fields(bag: &Bag, mut options: MessageOptions, what: &str) -> Result<MessageOptions> {
+    if let Some(Value::Null) = bag.get("role") {
         options = options.role(None);
-    } else if let Some(name) = opt_string(&role, "role", what)? {
+    } else if let Some(name) = opt_string(bag, "role", what)? {
         let role = Role::from_wire(&name).ok_or_else(|| {
             invalid(format!(
                 "{what}: role must be \"assistant\", \"user\", \"system\" or \"tool\", not \"{name}\""
@@ -268,13 +299,13 @@ fn message_fields(
         })?;
         options = options.role(Some(role));
     }
-    if let Some(id) = opt_string(&get(value, "id"), "id", what)? {
+    if let Some(id) = opt_string(bag, "id", what)? {
         options = options.id(id);
     }
-    if let Some(usage) = opt_object(&get(value, "usage"), "usage", what)? {
+    if let Some(usage) = opt_object(bag, "usage", what)? {
         options = options.usage(usage);
     }
-    if let Some(metadata) = opt_object(&get(value, "metadata"), "metadata", what)? {
+    if let Some(metadata) = opt_object(bag, "metadata", what)? {
         options = options.metadata(metadata);
     }
     Ok(options)
@@ -284,24 +315,26 @@ fn message_fields(
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key.
-pub fn message_options(value: &JsValue) -> Result<MessageOptions> {
+pub fn message_options(text: Option<&str>) -> Result<MessageOptions> {
     const WHAT: &str = "message()";
-    only_keys(value, &["role", "type", "id", "usage", "metadata"], WHAT)?;
+    let bag = Bag::parse(text, WHAT)?;
+    only_keys(&bag, &["role", "type", "id", "usage", "metadata"], WHAT)?;
     let mut options = MessageOptions::new();
-    if value.is_undefined() || value.is_null() {
+    if bag.is_none() {
         return Ok(options);
     }
-    if let Some(t) = opt_string(&get(value, "type"), "type", WHAT)? {
+    if let Some(t) = opt_string(&bag, "type", WHAT)? {
         options = options.message_type(MessageType::from_wire_owned(t));
     }
-    message_fields(value, options, WHAT)
+    message_fields(&bag, options, WHAT)
 }
 
-/// Reads a content part type (`undefined` → `text`).
+/// Reads a content part type (`undefined` → `text`). Only the value's type is looked at: no JS
+/// code runs.
 ///
 /// # Errors
 /// `INVALID_OPTION` for anything but one of the seven type names.
-pub fn content_type(value: &JsValue) -> Result<ContentType> {
+pub fn content_type(value: &wasm_bindgen::JsValue) -> Result<ContentType> {
     if value.is_undefined() {
         return Ok(ContentType::Text);
     }
@@ -322,43 +355,42 @@ pub fn content_type(value: &JsValue) -> Result<ContentType> {
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key.
-pub fn complete_options(value: &JsValue) -> Result<CompleteOptions> {
+pub fn complete_options(text: Option<&str>) -> Result<CompleteOptions> {
     const WHAT: &str = "completed()";
-    only_keys(value, &["usage", "closeOpen"], WHAT)?;
+    let bag = Bag::parse(text, WHAT)?;
+    only_keys(&bag, &["usage", "closeOpen"], WHAT)?;
     let mut options = CompleteOptions::new();
-    if value.is_undefined() || value.is_null() {
-        return Ok(options);
-    }
-    if let Some(usage) = opt_object(&get(value, "usage"), "usage", WHAT)? {
+    if let Some(usage) = opt_object(&bag, "usage", WHAT)? {
         options = options.usage(usage);
     }
-    if let Some(yes) = opt_bool(&get(value, "closeOpen"), "closeOpen", WHAT)? {
+    if let Some(yes) = opt_bool(&bag, "closeOpen", WHAT)? {
         options = options.close_open(yes);
     }
     Ok(options)
 }
 
-/// Reads `{ code, message }` for `rb.failed(error)`. Only these two properties are read (own or
-/// inherited), so an `Error` object with a `code` works too.
+/// Reads `{ code, message }` for `rb.failed(error)` (the JS layer reads these two properties,
+/// own or inherited, so an `Error` object with a `code` works too).
 ///
 /// # Errors
 /// `INVALID_OPTION` naming `code` or `message` when it is missing or not a string.
-pub fn error_info(value: &JsValue) -> Result<ErrorInfo> {
+pub fn error_info(text: &str) -> Result<ErrorInfo> {
     const WHAT: &str = "failed()";
-    if !value.is_object() {
+    let bag = Bag::parse(Some(text), WHAT)?;
+    if bag.is_none() {
         return Err(invalid(format!(
             "{WHAT} expects an object {{code, message}}"
         )));
     }
     Ok(ErrorInfo::new(
-        req_string(value, "code", WHAT)?,
-        req_string(value, "message", WHAT)?,
+        req_string(&bag, "code", WHAT)?,
+        req_string(&bag, "message", WHAT)?,
     ))
 }
 
 /// Reads a tool `type`: `"function"` (default), `"plugin"` or `"mcp"`.
-fn tool_kind(value: &JsValue, what: &str) -> Result<ToolKind> {
-    match opt_string(value, "type", what)?.as_deref() {
+fn tool_kind(bag: &Bag, what: &str) -> Result<ToolKind> {
+    match opt_string(bag, "type", what)?.as_deref() {
         None | Some("function") => Ok(ToolKind::Function),
         Some("plugin") => Ok(ToolKind::Plugin),
         Some("mcp") => Ok(ToolKind::Mcp),
@@ -373,23 +405,24 @@ fn tool_kind(value: &JsValue, what: &str) -> Result<ToolKind> {
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key (`name` and `callId` are required).
-pub fn tool_call_options(value: &JsValue) -> Result<ToolCallOptions> {
+pub fn tool_call_options(text: Option<&str>) -> Result<ToolCallOptions> {
     const WHAT: &str = "toolCall()";
+    let bag = Bag::parse(text, WHAT)?;
     only_keys(
-        value,
+        &bag,
         &["name", "callId", "type", "arguments", "serverLabel", "id"],
         WHAT,
     )?;
-    let kind = tool_kind(&get(value, "type"), WHAT)?;
+    let kind = tool_kind(&bag, WHAT)?;
     let mut options = ToolCallOptions::new(
         kind,
-        req_string(value, "callId", WHAT)?,
-        req_string(value, "name", WHAT)?,
+        req_string(&bag, "callId", WHAT)?,
+        req_string(&bag, "name", WHAT)?,
     );
-    if let Some(arguments) = opt_string(&get(value, "arguments"), "arguments", WHAT)? {
+    if let Some(arguments) = opt_string(&bag, "arguments", WHAT)? {
         options = options.arguments(arguments);
     }
-    if let Some(label) = opt_string(&get(value, "serverLabel"), "serverLabel", WHAT)? {
+    if let Some(label) = opt_string(&bag, "serverLabel", WHAT)? {
         if kind != ToolKind::Mcp {
             return Err(
                 invalid(format!("{WHAT}: serverLabel is for type \"mcp\" only"))
@@ -398,7 +431,7 @@ pub fn tool_call_options(value: &JsValue) -> Result<ToolCallOptions> {
         }
         options = options.server_label(label);
     }
-    if let Some(id) = opt_string(&get(value, "id"), "id", WHAT)? {
+    if let Some(id) = opt_string(&bag, "id", WHAT)? {
         options = options.message_id(id);
     }
     Ok(options)
@@ -409,24 +442,24 @@ pub fn tool_call_options(value: &JsValue) -> Result<ToolCallOptions> {
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key (`callId` and `output` are required).
-pub fn tool_output_options(value: &JsValue) -> Result<ToolOutputOptions> {
+pub fn tool_output_options(text: Option<&str>) -> Result<ToolOutputOptions> {
     const WHAT: &str = "toolOutput()";
-    only_keys(value, &["callId", "output", "name", "type", "id"], WHAT)?;
-    let kind = tool_kind(&get(value, "type"), WHAT)?;
-    let call_id = req_string(value, "callId", WHAT)?;
-    let output = get(value, "output");
-    let output = if let Some(text) = output.as_string() {
-        text
-    } else if output.is_undefined() {
-        return Err(invalid(format!("{WHAT}: output is required")).with_field("output"));
-    } else {
-        json_text(&output, &format!("{WHAT}: output")).map_err(|e| e.with_field("output"))?
+    let bag = Bag::parse(text, WHAT)?;
+    only_keys(&bag, &["callId", "output", "name", "type", "id"], WHAT)?;
+    let kind = tool_kind(&bag, WHAT)?;
+    let call_id = req_string(&bag, "callId", WHAT)?;
+    let output = match bag.get("output") {
+        Some(Value::String(text)) => text.clone(),
+        Some(value) => serde_json::to_string(value).map_err(|e| {
+            invalid(format!("{WHAT}: output: the value has no JSON form: {e}")).with_field("output")
+        })?,
+        None => return Err(invalid(format!("{WHAT}: output is required")).with_field("output")),
     };
     let mut options = ToolOutputOptions::new(kind, call_id, output);
-    if let Some(name) = opt_string(&get(value, "name"), "name", WHAT)? {
+    if let Some(name) = opt_string(&bag, "name", WHAT)? {
         options = options.name(name);
     }
-    if let Some(id) = opt_string(&get(value, "id"), "id", WHAT)? {
+    if let Some(id) = opt_string(&bag, "id", WHAT)? {
         options = options.message_id(id);
     }
     Ok(options)

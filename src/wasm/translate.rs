@@ -1,23 +1,24 @@
 //! The `Translator` class (its wasm core; `pkg-template/translate.js` adds `translate()`, which
 //! pipes a body through it as a `ReadableStream`), `a2aRequest` and `agUiRequest`.
 
-use js_sys::{Object, Reflect};
+use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use super::convert::{to_js, Text};
+use super::options::{max_event_bytes, Bag};
 use crate::assembler::Protocol;
-use crate::codec::Limits;
 use crate::openai::{TranslateOptions, Translator};
+use crate::protocol::ErrorInfo;
 use crate::{Error, ErrorCode, Result};
 
 fn invalid(message: String, field: &str) -> Error {
     Error::new(ErrorCode::InvalidOption, message).with_field(field)
 }
 
-fn protocol(value: &JsValue, field: &str) -> Result<Protocol> {
-    let name = value.as_string().unwrap_or_default();
-    Protocol::from_name(&name).ok_or_else(|| {
+fn protocol(value: Option<&Value>, field: &str) -> Result<Protocol> {
+    let name = value.and_then(Value::as_str).unwrap_or_default();
+    Protocol::from_name(name).ok_or_else(|| {
         invalid(
             format!(
                 "{field} must be \"agent-api\", \"openai-responses\", \"a2a\" or \"ag-ui\", not \"{name}\""
@@ -27,65 +28,57 @@ fn protocol(value: &JsValue, field: &str) -> Result<Protocol> {
     })
 }
 
-/// Reads `{from, to, model?, requestId?, threadId?, runId?, maxEventBytes?}`.
-fn read_options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions)> {
-    let object = value
-        .dyn_ref::<Object>()
-        .ok_or_else(|| invalid("translate options must be an object".into(), "from"))?;
-    let get = |k: &str| Reflect::get(value, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+/// Reads `{from, to, model?, requestId?, threadId?, runId?, maxEventBytes?}` from the JSON text
+/// of the options object.
+fn read_options(text: Option<&str>) -> Result<(Protocol, Protocol, TranslateOptions)> {
+    let bag = Bag::parse(text, "translate").map_err(|e| {
+        let field = e.field().unwrap_or("from").to_owned();
+        e.with_field(field)
+    })?;
+    if bag.is_none() {
+        return Err(invalid(
+            "translate options must be an object".into(),
+            "from",
+        ));
+    }
     let mut opts = TranslateOptions::new();
-    for key in Object::keys(object).iter().filter_map(|k| k.as_string()) {
-        let v = get(&key);
+    for (key, v) in bag.entries() {
         match key.as_str() {
             "from" | "to" => {}
             "model" => {
                 let m = v
-                    .as_string()
+                    .as_str()
                     .ok_or_else(|| invalid("model must be a string".into(), "model"))?;
                 opts = opts.with_model(m);
             }
             "requestId" => {
-                let id = if let Some(s) = v.as_string() {
-                    serde_json::Value::String(s)
-                } else if let Some(n) = v.as_f64().filter(|n| n.fract() == 0.0 && n.abs() < 9e15) {
-                    // Checked above: a whole number within f64's exact integer range.
-                    #[allow(clippy::cast_possible_truncation)]
-                    serde_json::Value::from(n as i64)
-                } else if v.is_null() || v.is_undefined() {
-                    serde_json::Value::Null
-                } else {
-                    return Err(invalid(
-                        "requestId must be a string, an integer or null".into(),
-                        "requestId",
-                    ));
+                let id = match v {
+                    Value::String(_) | Value::Null => v.clone(),
+                    _ => match v.as_f64().filter(|n| n.fract() == 0.0 && n.abs() < 9e15) {
+                        // Checked: a whole number within f64's exact integer range.
+                        #[allow(clippy::cast_possible_truncation)]
+                        Some(n) => Value::from(n as i64),
+                        None => {
+                            return Err(invalid(
+                                "requestId must be a string, an integer or null".into(),
+                                "requestId",
+                            ))
+                        }
+                    },
                 };
                 opts = opts.with_rpc_id(id);
             }
             "threadId" | "runId" => {
                 let id = v
-                    .as_string()
-                    .ok_or_else(|| invalid(format!("{key} must be a string"), &key))?;
+                    .as_str()
+                    .ok_or_else(|| invalid(format!("{key} must be a string"), key))?;
                 opts = if key == "threadId" {
                     opts.with_thread_id(id)
                 } else {
                     opts.with_run_id(id)
                 };
             }
-            "maxEventBytes" => {
-                let n = v
-                    .as_f64()
-                    .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 4_294_967_295.0)
-                    .ok_or_else(|| {
-                        invalid(
-                            "maxEventBytes must be a positive integer".into(),
-                            "maxEventBytes",
-                        )
-                    })?;
-                // Checked above: a whole number in 1..=u32::MAX.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let limits = Limits::new().with_max_event_bytes(n as usize)?;
-                opts = opts.with_limits(limits);
-            }
+            "maxEventBytes" => opts = opts.with_limits(max_event_bytes(v)?),
             other => {
                 return Err(invalid(
                     format!("unknown translate option \"{other}\""),
@@ -95,8 +88,8 @@ fn read_options(value: &JsValue) -> Result<(Protocol, Protocol, TranslateOptions
         }
     }
     Ok((
-        protocol(&get("from"), "from")?,
-        protocol(&get("to"), "to")?,
+        protocol(bag.get("from"), "from")?,
+        protocol(bag.get("to"), "to")?,
         opts,
     ))
 }
@@ -109,10 +102,10 @@ pub struct TranslatorCore {
 
 #[wasm_bindgen(js_class = TranslatorCore)]
 impl TranslatorCore {
-    /// Creates a translator; see the `TranslateOptions` type.
+    /// Creates a translator from the JSON text of its options; see the `TranslateOptions` type.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> std::result::Result<TranslatorCore, JsValue> {
-        let (from, to, opts) = read_options(&options)?;
+    pub fn new(options: Option<String>) -> std::result::Result<TranslatorCore, JsValue> {
+        let (from, to, opts) = read_options(options.as_deref())?;
         Ok(TranslatorCore {
             inner: Translator::with_options(from, to, opts)?,
         })
@@ -133,6 +126,13 @@ impl TranslatorCore {
     /// Ends the input; returns the last output bytes.
     pub fn finish(&mut self) -> std::result::Result<Vec<u8>, JsValue> {
         Ok(self.inner.finish()?)
+    }
+
+    /// Ends the output with the target protocol's failure event (`code`, `message`) after the
+    /// input failed (the source stream broke, or a chunk could not be read); empty when the run
+    /// already ended. Later calls return nothing more.
+    pub fn fail(&mut self, code: &str, message: &str) -> std::result::Result<Vec<u8>, JsValue> {
+        Ok(self.inner.fail(ErrorInfo::new(code, message))?)
     }
 
     /// Problems tolerated so far.

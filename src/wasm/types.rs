@@ -11,7 +11,7 @@ const TS_TYPES: &'static str = r#"
 /** Stable machine-readable error codes; `error.code` is one of these. */
 export type ErrorCode =
   | "INVALID_JSON" | "INVALID_UTF8" | "EVENT_TOO_LARGE" | "PROTOCOL_VIOLATION"
-  | "INVALID_REQUEST" | "BUILDER_STATE" | "INVALID_OPTION" | "FINISHED";
+  | "INVALID_REQUEST" | "BUILDER_STATE" | "INVALID_OPTION" | "FINISHED" | "INSTANCE_LOST";
 
 /** What every agentwire function throws: a real `Error` with a stable `code`. */
 export interface AgentwireError extends Error {
@@ -23,6 +23,10 @@ export interface AgentwireError extends Error {
   field?: string;
   /** Zero-based byte offset in the input where the problem starts, when known. */
   offset?: number;
+  /** The JS exception behind the error, when there is one: what a getter or `Proxy` trap threw
+   * while agentwire read a value (`INVALID_OPTION`), or the trap that lost the instance
+   * (`INSTANCE_LOST`). */
+  cause?: unknown;
 }
 
 /** Any JSON value. */

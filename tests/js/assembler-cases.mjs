@@ -73,6 +73,39 @@ export function throwsCoded(assert, fn, code) {
   return caught;
 }
 
+/**
+ * Calls `call` at every depth of a JS recursion that exhausts the stack, from the deepest up, so
+ * that some calls run out of stack inside wasm; returns what the calls threw (an error thrown
+ * while the stack is too short to record it is lost). `pad` frames of another size come first,
+ * which moves the depths the calls are made at.
+ */
+export function fromEveryDepth(call, pad = 0) {
+  const errors = [];
+  const sweep = () => {
+    try {
+      sweep();
+    } catch {
+      // the stack is exhausted below this frame
+    }
+    try {
+      call();
+    } catch (e) {
+      errors.push(e);
+    }
+  };
+  const padded = (n) => (n === 0 ? sweep() : padded(n - 1));
+  padded(pad);
+  return errors;
+}
+
+/** An assembler holding a data part nested 100 levels deep (the deepest value agentwire reads). */
+export function deepAssembler(StreamAssembler) {
+  const asm = new StreamAssembler();
+  asm.push(sse([response(0, "created"), message(1, "d1", "message", "in_progress")]) +
+    `data: {"sequence_number":2,"object":"content","status":"completed","error":null,"type":"data","index":0,"delta":false,"msg_id":"d1","data":${'{"a":'.repeat(100)}1${"}".repeat(100)}}\n\n`);
+  return asm;
+}
+
 function bodyOf(bytes, pieces) {
   let cancelled = false;
   let i = 0;
@@ -373,6 +406,51 @@ export const assemblerCases = {
     const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
     disposable[dispose]();
     throwsCoded(assert, () => disposable.finish(), "FINISHED");
+  },
+
+  "StreamAssembler: a stack overflow inside wasm loses that instance only: its objects throw INSTANCE_LOST, new ones work"(
+    { StreamAssembler }, assert,
+  ) {
+    const old = deepAssembler(StreamAssembler); // made by the instance the overflow will lose
+    let current = deepAssembler(StreamAssembler);
+    const render = () => {
+      if (current === null) current = deepAssembler(StreamAssembler);
+      try {
+        current.snapshot(); // renders a value 100 levels deep: deep recursion inside wasm
+      } catch (e) {
+        if (e.code === "INSTANCE_LOST") current = null;
+        throw e;
+      }
+    };
+    // Where the stack runs out depends on the engine's frame sizes: the sweep is repeated from
+    // a few different starting depths until a call ran out of stack inside wasm.
+    let lost = false;
+    for (let pad = 0; pad < 16 && !lost; pad++) {
+      for (const e of fromEveryDepth(render, pad)) {
+        // Coded (INSTANCE_LOST, or an error of the call's own when the overflow was caught as
+        // one), or a RangeError thrown in JS before agentwire was entered.
+        assert.ok(e.name === "AgentwireError" || (e instanceof RangeError && e.code === undefined), String(e));
+        lost ||= e.code === "INSTANCE_LOST";
+      }
+    }
+    assert.ok(lost, "the overflow lost the instance");
+    for (const call of [() => old.push(RUN), () => old.snapshot(), () => old.finish(), () => old.outcome, () => old.toolCalls()]) {
+      const e = throwsCoded(assert, call, "INSTANCE_LOST");
+      assert.match(e.message, /create a new object/);
+    }
+    old.free();
+    old.free();
+    current?.free();
+    // New objects get a fresh instance.
+    const fresh = new StreamAssembler();
+    fresh.push(RUN);
+    fresh.finish();
+    assert.strictEqual(fresh.outcome, "completed");
+    assert.strictEqual(fresh.snapshot().output[0].content[0].text, "Héllo 中文 👩‍💻");
+    fresh.free();
+    const again = deepAssembler(StreamAssembler);
+    assert.strictEqual(JSON.stringify(again.snapshot().output[0].content[0].data).length, 5 * 100 + 1 + 100);
+    again.free();
   },
 
   async "StreamAssembler.collect reads a Response, a ReadableStream and an async iterable"(

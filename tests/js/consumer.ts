@@ -27,7 +27,9 @@ try {
   const error = e as AgentwireError;
   const code: ErrorCode = error.code;
   const field: string | undefined = error.field;
-  void code; void field;
+  const cause: unknown = error.cause;
+  const lost: boolean = code === "INSTANCE_LOST";
+  void code; void field; void cause; void lost;
 }
 
 // Wrong argument types are rejected: proof that the parameters are not `any`.
@@ -97,8 +99,13 @@ const translated = translate((async function* () { yield new Uint8Array(); })(),
 void translated.getReader();
 const translator = new Translator({ from: "openai-responses", to: "a2a", requestId: 1 });
 const bytes: Uint8Array = translator.push("data: {}\n\n");
-void bytes;
+const failed: Uint8Array = translator.fail({ code: "SOURCE_ERROR", message: "the upstream went away" });
+void bytes; void failed;
 translator.free();
+const reported = translate((async function* () { yield "data: {}\n\n"; })(), { ...translateOptions, onError: (error: unknown) => void error });
+void reported;
+// @ts-expect-error onError is translate()'s, not the Translator's
+void new Translator({ ...translateOptions, onError: () => {} });
 const a2a: AgentRequest = a2aRequest("{}");
 void a2a;
 import { agUiRequest } from "agentwire";

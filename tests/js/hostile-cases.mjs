@@ -142,6 +142,29 @@ export function checkedCases(cases) {
   }]));
 }
 
+/** A run built, assembled and translated: agentwire works. */
+function stillWorksFull({ ResponseBuilder, StreamAssembler, Translator }, assert) {
+  const rb = new ResponseBuilder();
+  const frames = [rb.created()];
+  const msg = rb.message();
+  const part = msg.content("data");
+  frames.push(part.delta({ ok: true }), part.complete(), msg.complete(), rb.completed());
+  rb.free();
+  const asm = new StreamAssembler();
+  const t = new Translator({ from: "agent-api", to: "ag-ui" });
+  let out = "";
+  for (const f of frames) {
+    asm.push(f);
+    out += new TextDecoder().decode(t.push(f));
+  }
+  asm.finish();
+  assert.strictEqual(asm.outcome, "completed");
+  assert.deepStrictEqual(asm.snapshot().output[0].content[0].data, { ok: true });
+  assert.match(out, /RUN_FINISHED/);
+  asm.free();
+  t.free();
+}
+
 export const hostileCases = {
   // ---- 1. Nothing traps the instance --------------------------------------------------------
 
@@ -610,6 +633,76 @@ export const hostileCases = {
     asm.free();
   },
 
+  // ---- Defence in depth: a trap loses one instance, not the process --------------------------
+
+  async "a stack overflow inside wasm loses only its instance: old objects throw INSTANCE_LOST, new ones work, no finalizer throws"(api, assert) {
+    const { StreamAssembler, ResponseBuilder, Translator, parseRequest, wasmMemoryBytes } = api;
+    const deepRun = sse([response(0, "created"), message(1, "d1", "message", "in_progress"),
+      data(2, "d1", 0, false, "completed", deepObject(100))]);
+    const deep = () => {
+      const asm = new StreamAssembler();
+      asm.push(deepRun);
+      return asm;
+    };
+    // Objects of the instance about to be lost, and many more left to the garbage collector.
+    const old = deep();
+    const rb = new ResponseBuilder();
+    rb.created();
+    const msg = rb.message();
+    const part = msg.content("data");
+    part.delta({ a: 1 });
+    const translator = new Translator({ from: "agent-api", to: "ag-ui" });
+    let release;
+    const gate = new Promise((ok) => { release = ok; });
+    const streamed = ResponseBuilder.stream(async (rb2) => {
+      rb2.created();
+      await gate;
+      rb2.message().content("text").delta("after the loss");
+    }, { onError: () => {} }).getReader();
+    assert.match(new TextDecoder().decode((await streamed.read()).value), /"status":"created"/);
+    for (let i = 0; i < 300; i++) deep();
+    // Call into wasm from every depth of a recursion that exhausts the stack, until a call ran out
+    // of stack inside wasm (a RangeError thrown from a wasm frame), a fresh object after each loss.
+    let current = deep();
+    let inWasm = 0;
+    const errors = [];
+    for (let round = 0; round < 20 && inWasm === 0; round++) {
+      const sweep = () => {
+        try { sweep(); } catch { /* the stack is exhausted below */ }
+        try {
+          if (current === null) current = deep();
+          current.snapshot();
+        } catch (e) {
+          errors.push(e);
+          if (e.code === "INSTANCE_LOST") current = null;
+        }
+      };
+      sweep();
+      inWasm = errors.filter((e) => e.code === "INSTANCE_LOST" && /wasm/.test(String(e.cause?.stack))).length;
+    }
+    assert.ok(inWasm > 0, `no call overflowed inside wasm: ${errors.length} errors`);
+    for (const e of errors) assert.ok(e.code === "INSTANCE_LOST" || (e instanceof RangeError && e.code === undefined), String(e));
+    // Every object of the lost instance throws INSTANCE_LOST; free() never throws.
+    for (const call of [() => old.push("data: {}\n\n"), () => old.snapshot(), () => old.toolCalls(),
+      () => rb.created(), () => rb.message(), () => msg.content(), () => part.delta({ b: 2 }), () => part.complete(),
+      () => rb.id, () => translator.push("data: {}\n\n"), () => translator.finish()]) {
+      throwsCoded(assert, call, "INSTANCE_LOST");
+    }
+    assert.strictEqual(rb.finished, true);
+    for (const o of [old, part, msg, rb, translator, current]) o?.free();
+    // A stream() whose builder was lost errors with INSTANCE_LOST rather than ending cut.
+    release();
+    await rejectsCoded(assert, (async () => { for (;;) if ((await streamed.read()).done) return; })(), "INSTANCE_LOST");
+    // New objects, and the functions, work.
+    stillWorksFull(api, assert);
+    assert.strictEqual(parseRequest('{"input":[]}').input.length, 0);
+    assert.ok(wasmMemoryBytes() > 0);
+    // The lost instance's finalizers run and do nothing.
+    globalThis.gc?.();
+    await new Promise((ok) => setTimeout(ok, 20));
+    globalThis.gc?.();
+  },
+
   // ---- 8. Memory in proportion to the input -------------------------------------------------
 
   "an 8 MB array of numbers costs a small multiple of its size"({ StreamAssembler, parseEvent, wasmMemoryBytes }, assert) {
@@ -683,11 +776,12 @@ export const hostileCases = {
     asm.free();
   },
 
-  async "translate() refuses bodies that yield null, numbers, objects or Blobs, with a code"({ translate }, assert) {
-    for (const bad of [null, 42, { a: 1 }]) {
+  async "translate() refuses bodies that yield null, numbers, objects or Blobs, with a code"({ translate, StreamAssembler }, assert) {
+    for (const bad of [null, 42, { a: 1 }, new Blob(["data: {}\n\n"])]) {
       async function* body() { yield bad; }
       const reader = translate(body(), { from: "agent-api", to: "ag-ui" }).getReader();
       await rejectsCoded(assert, (async () => { for (;;) { if ((await reader.read()).done) return; } })(), "INVALID_OPTION");
+      await rejectsCoded(assert, StreamAssembler.collect(body()), "INVALID_OPTION");
     }
   },
 

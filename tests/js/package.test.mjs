@@ -30,9 +30,11 @@ test("the tarball ships the wasm and every entry", () => {
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "deno.js",
-    "index.d.ts", "index.js", "lite", "node.js", "package.json", "translate.d.ts", "translate.js", "workerd.js"]);
+    "index.d.ts", "index.js", "instance.js", "lite", "node.js", "package.json", "translate.d.ts", "translate.js",
+    "values.js", "workerd.js"]);
   assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "assembler.d.ts", "assembler.js", "browser.js", "deno.js", "index.d.ts", "index.js", "node.js", "workerd.js"]);
+    "assembler.d.ts", "assembler.js", "browser.js", "deno.js", "index.d.ts", "index.js", "instance.js", "node.js",
+    "values.js", "workerd.js"]);
   for (const wasm of ["agentwire_bg.wasm", "lite/agentwire_bg.wasm"]) {
     assert.ok(WebAssembly.validate(readFileSync(`${dir}/${wasm}`)), `${wasm} is a valid module`);
   }

@@ -1,6 +1,7 @@
 //! Checks shared by the Node and browser wasm-bindgen suites: each suite wraps every function
 //! here in a `#[wasm_bindgen_test]`, so the same assertions run in both environments.
 
+use agentwire::wasm::assembler::{StreamAssemblerCore, FAILED};
 use agentwire::wasm::builder::ResponseBuilderCore;
 use agentwire::wasm::{parse_event, parse_request};
 use js_sys::{Array, Object, Reflect, Uint8Array, JSON};
@@ -11,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 #[macro_export]
 macro_rules! every_check {
     () => {
-        $crate::every_check!(request_defaults_in_reference_order, request_from_bytes_equals_request_from_string, results_are_plain_objects, event_round_trips_byte_for_byte, missing_input_names_the_field, out_of_range_n_names_the_field, malformed_json_is_invalid_json, invalid_utf8_reports_the_offset, wrong_argument_type_is_invalid_option, errors_do_not_poison_the_instance, builder_cores_share_one_builder, builder_release_finishes_children);
+        $crate::every_check!(request_defaults_in_reference_order, request_from_bytes_equals_request_from_string, results_are_plain_objects, event_round_trips_byte_for_byte, missing_input_names_the_field, out_of_range_n_names_the_field, malformed_json_is_invalid_json, invalid_utf8_reports_the_offset, errors_name_their_offset_once, wrong_argument_type_is_invalid_option, errors_do_not_poison_the_instance, builder_cores_share_one_builder, builder_release_finishes_children);
     };
     ($($name:ident),*) => {
         $(
@@ -163,6 +164,22 @@ pub fn invalid_utf8_reports_the_offset() {
     assert_eq!(get(&error, "offset").as_f64(), Some(10.0));
 }
 
+/// The message says the byte offset once: appended when the text does not name it already.
+pub fn errors_name_their_offset_once() {
+    let bytes = Uint8Array::from(&b"{\"input\":[\xff]}"[..]);
+    let error = thrown(parse_request(&bytes.into()));
+    let message = get(&error, "message").as_string().unwrap();
+    assert_eq!(message, "input is not valid UTF-8 at byte 10");
+    let mut asm = StreamAssemblerCore::new(Some(r#"{"maxEventBytes":64}"#.to_owned())).unwrap();
+    let event = format!("data: {}\n\n", "x".repeat(200));
+    assert_eq!(asm.push_text(&event), FAILED);
+    let error = asm.take_error();
+    assert_eq!(code(&error), "EVENT_TOO_LARGE");
+    assert_eq!(get(&error, "offset").as_f64(), Some(0.0));
+    let message = get(&error, "message").as_string().unwrap();
+    assert_eq!(message.matches("byte 0").count(), 1, "{message}");
+}
+
 pub fn wrong_argument_type_is_invalid_option() {
     for value in [
         JsValue::from_f64(42.0),
@@ -184,12 +201,13 @@ pub fn errors_do_not_poison_the_instance() {
     assert_eq!(get(&event, "text").as_string().as_deref(), Some("Hi ✓"));
 }
 
-/// The builder cores: children share the builder (one sequence), values convert, misuse is a
-/// coded error that emits nothing.
+/// The builder cores: children share the builder (one sequence), values convert (option bags and
+/// object values arrive as the JSON text the package's JS layer makes), misuse is a coded error
+/// that emits nothing.
 pub fn builder_cores_share_one_builder() {
-    let options = JSON::parse(r#"{"responseId":"r1","sessionId":"s1"}"#).unwrap();
-    let rb = ResponseBuilderCore::new(options).unwrap();
-    let m = rb.message(JsValue::UNDEFINED).unwrap();
+    let options = r#"{"responseId":"r1","sessionId":"s1"}"#.to_owned();
+    let rb = ResponseBuilderCore::new(Some(options)).unwrap();
+    let m = rb.message(None).unwrap();
     let text = m.content(JsValue::from_str("text")).unwrap();
     let data = m.content(JsValue::from_str("data")).unwrap();
     assert_eq!((text.index(), data.index()), (0, 1));
@@ -199,8 +217,7 @@ pub fn builder_cores_share_one_builder() {
         4,
         "created, in_progress, start, delta"
     );
-    let obj = JSON::parse(r#"{"k":[1],"s":"a"}"#).unwrap();
-    let d = String::from_utf8(data.delta(obj).unwrap()).unwrap();
+    let d = String::from_utf8(data.delta_json(r#"{"k":[1],"s":"a"}"#).unwrap()).unwrap();
     assert!(
         d.starts_with(r#"data: {"sequence_number":4,"object":"content""#),
         "{d}"
@@ -214,9 +231,11 @@ pub fn builder_cores_share_one_builder() {
             ),
         "{d}"
     );
-    let e = thrown(data.delta(JsValue::from_f64(1.0)).map(|_| JsValue::NULL));
-    assert_eq!(code(&e), "INVALID_OPTION");
-    let e = thrown(rb.completed(JsValue::UNDEFINED).map(|_| JsValue::NULL));
+    for bad in ["1", "[1]", "{", &nested(101)] {
+        let e = thrown(data.delta_json(bad).map(|_| JsValue::NULL));
+        assert_eq!(code(&e), "INVALID_OPTION", "{bad}");
+    }
+    let e = thrown(rb.completed(None).map(|_| JsValue::NULL));
     assert_eq!(code(&e), "BUILDER_STATE");
     assert_eq!(
         rb.sequence_number().unwrap(),
@@ -226,15 +245,15 @@ pub fn builder_cores_share_one_builder() {
     text.complete().unwrap();
     data.complete().unwrap();
     m.complete().unwrap();
-    let done = String::from_utf8(rb.completed(JsValue::UNDEFINED).unwrap()).unwrap();
+    let done = String::from_utf8(rb.completed(None).unwrap()).unwrap();
     assert!(done.contains(r#""status":"completed""#) && done.contains(r#""session_id":"s1""#));
     assert!(rb.finished());
 }
 
 /// `release()` ends the builder for every child: `FINISHED`, never a null-pointer error.
 pub fn builder_release_finishes_children() {
-    let rb = ResponseBuilderCore::new(JsValue::UNDEFINED).unwrap();
-    let m = rb.message(JsValue::UNDEFINED).unwrap();
+    let rb = ResponseBuilderCore::new(None).unwrap();
+    let m = rb.message(None).unwrap();
     let c = m.content(JsValue::UNDEFINED).unwrap();
     rb.release();
     rb.release();
@@ -248,19 +267,24 @@ pub fn builder_release_finishes_children() {
         "FINISHED"
     );
     assert!(rb.finished());
-    let protocol = JSON::parse(r#"{"protocol":"grpc"}"#).unwrap();
-    let e = thrown(ResponseBuilderCore::new(protocol).map(|_| JsValue::NULL));
+    let protocol = r#"{"protocol":"grpc"}"#.to_owned();
+    let e = thrown(ResponseBuilderCore::new(Some(protocol)).map(|_| JsValue::NULL));
     assert_eq!(code(&e), "INVALID_OPTION");
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("protocol"));
     // AG-UI output: a bad run id names the field; a good builder emits RUN_STARTED first.
-    let bad = JSON::parse(r#"{"protocol":"ag-ui","runId":7}"#).unwrap();
-    let e = thrown(ResponseBuilderCore::new(bad).map(|_| JsValue::NULL));
+    let bad = r#"{"protocol":"ag-ui","runId":7}"#.to_owned();
+    let e = thrown(ResponseBuilderCore::new(Some(bad)).map(|_| JsValue::NULL));
     assert_eq!(get(&e, "field").as_string().as_deref(), Some("runId"));
-    let options = JSON::parse(r#"{"protocol":"ag-ui","threadId":"t","runId":"r"}"#).unwrap();
-    let rb = ResponseBuilderCore::new(options).unwrap();
+    let options = r#"{"protocol":"ag-ui","threadId":"t","runId":"r"}"#.to_owned();
+    let rb = ResponseBuilderCore::new(Some(options)).unwrap();
     let bytes = rb.created().unwrap();
     assert_eq!(
         String::from_utf8(bytes).unwrap(),
         "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\",\"protocolVersion\":\"1.0\"}\n\n"
     );
+}
+
+/// `{"a":{"a":…1}}`, `levels` objects deep.
+fn nested(levels: usize) -> String {
+    format!("{}1{}", r#"{"a":"#.repeat(levels), "}".repeat(levels))
 }

@@ -1,0 +1,80 @@
+// The WebAssembly instance behind agentwire's objects, and what happens when one is lost.
+//
+// Nothing agentwire reads should trap (principle 8), but a trap (a stack overflow inside wasm,
+// memory exhausted, a RangeError thrown while wasm frames were on the stack) leaves an instance
+// half-updated: its stack pointer, its allocator and the borrow flags of the objects in use are
+// no longer consistent, and every later call may fail or, worse, misbehave. So any exception
+// other than an AgentwireError escaping a call into wasm marks the instance lost: that call and
+// every later call on an object made by it throw INSTANCE_LOST, its finalizers do nothing, and
+// the next new object gets a fresh instance of the already compiled module (synchronously). The
+// lost instance's memory is released when its last object is collected.
+import { instantiate } from "./agentwire.js";
+import { agentwireError, ERROR_NAME } from "./values.js";
+
+/** The compiled module (set by the runtime entry) and the instance new objects use. */
+let compiled = null;
+let current = null;
+
+/** Called once by the runtime entry, with the compiled `WebAssembly.Module`. */
+export function start(module) {
+  compiled = module;
+  current = create();
+}
+
+function create() {
+  if (compiled === null) {
+    throw agentwireError("INSTANCE_LOST", "agentwire is not initialised: import it through the package's entry (\"agentwire\")");
+  }
+  // `lost` is read by the glue's finalizers; the views are the assembler's (assembler.js).
+  const state = { lost: false, exports: null, bytes: new Uint8Array(0), words: new Uint32Array(0), buffer: null };
+  try {
+    state.exports = instantiate(compiled, state);
+  } catch (error) {
+    // Memory exhausted, or a stack too short to instantiate: the next call tries again.
+    throw agentwireError("INSTANCE_LOST", "A new WebAssembly instance could not be made; try again.", undefined, error);
+  }
+  return state;
+}
+
+/** The instance for a new object (or a function call): the current one, or a fresh one. */
+export function instance() {
+  if (current.lost) current = create();
+  return current;
+}
+
+/** The error every call on an object of a lost instance throws. */
+export function lostError(cause) {
+  return agentwireError("INSTANCE_LOST",
+    "The WebAssembly instance behind this object failed (a trap or a stack overflow inside agentwire) and was discarded; create a new object.",
+    undefined, cause);
+}
+
+/**
+ * What a call into `inst` that threw `error` throws: an AgentwireError as is; anything else
+ * loses the instance (INSTANCE_LOST, with `error` as its cause). The callers mark the instance
+ * lost themselves first, inline in their `catch`, in case the stack is too short for this call.
+ */
+export function failure(inst, error) {
+  if (!inst.lost && error?.name === ERROR_NAME) return error;
+  inst.lost = true;
+  return error?.code === "INSTANCE_LOST" ? error : lostError(error);
+}
+
+/** Calls `name` of the current instance's exports with `arg` (a function of the glue). */
+export function call(name, arg) {
+  const inst = instance();
+  try {
+    return inst.exports[name](arg);
+  } catch (error) {
+    if (error?.name !== ERROR_NAME) inst.lost = true;
+    throw failure(inst, error);
+  }
+}
+
+/**
+ * The size of the current WebAssembly memory, in bytes. WebAssembly memory grows but never
+ * shrinks: watch this to check that long-lived pages free their objects.
+ */
+export function wasmMemoryBytes() {
+  return call("wasmMemoryBytes");
+}
