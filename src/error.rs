@@ -67,6 +67,8 @@ struct ErrorImpl {
     code: ErrorCode,
     message: String,
     offset: Option<u64>,
+    /// Whether the message already names the offset (then `Display` does not repeat it).
+    offset_named: bool,
     field: Option<String>,
 }
 
@@ -78,6 +80,7 @@ impl Error {
                 code,
                 message: message.into(),
                 offset: None,
+                offset_named: false,
                 field: None,
             }),
         }
@@ -88,6 +91,16 @@ impl Error {
     #[must_use]
     pub fn with_offset(mut self, offset: u64) -> Self {
         self.inner.offset = Some(offset);
+        self.inner.offset_named = false;
+        self
+    }
+
+    /// As [`Error::with_offset`], for a message that already names the offset ("The event
+    /// starting at byte 42 …"): `Display` then does not repeat it.
+    #[must_use]
+    pub(crate) fn with_offset_named(mut self, offset: u64) -> Self {
+        self.inner.offset = Some(offset);
+        self.inner.offset_named = true;
         self
     }
 
@@ -123,9 +136,10 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.inner.message)?;
-        if let Some(offset) = self.inner.offset {
-            write!(f, " at byte {offset}")?;
-        }
+        match self.inner.offset {
+            Some(offset) if !self.inner.offset_named => write!(f, " at byte {offset}"),
+            _ => Ok(()),
+        }?;
         Ok(())
     }
 }
@@ -155,6 +169,17 @@ mod tests {
         let e = Error::new(ErrorCode::EventTooLarge, "event exceeds 16 bytes").with_offset(42);
         assert_eq!(e.to_string(), "event exceeds 16 bytes at byte 42");
         assert_eq!(e.code().as_str(), "EVENT_TOO_LARGE");
+    }
+
+    #[test]
+    fn an_offset_the_message_names_is_not_repeated() {
+        let e = Error::new(
+            ErrorCode::EventTooLarge,
+            "The event starting at byte 7 is large.",
+        )
+        .with_offset_named(7);
+        assert_eq!(e.to_string(), "The event starting at byte 7 is large.");
+        assert_eq!(e.offset(), Some(7));
     }
 
     #[test]

@@ -36,7 +36,9 @@ impl SeenNumbers {
     pub(crate) fn accept(&mut self, n: i64) -> Seen {
         // The first range starting above `n`; the one before it may hold `n`.
         let after = self.ranges.partition_point(|&(start, _)| start <= n);
-        let below = after.checked_sub(1).and_then(|i| self.ranges.get(i).copied());
+        let below = after
+            .checked_sub(1)
+            .and_then(|i| self.ranges.get(i).copied());
         if below.is_some_and(|(_, end)| n <= end) {
             return Seen::Replay;
         }

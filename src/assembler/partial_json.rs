@@ -597,7 +597,9 @@ pub fn arguments_error(text: &str) -> Option<String> {
     let mut parser = PartialJson::new();
     parser.push(text);
     if parser.is_too_deep() {
-        Some(format!("The arguments nest deeper than {MAX_DEPTH} levels."))
+        Some(format!(
+            "The arguments nest deeper than {MAX_DEPTH} levels."
+        ))
     } else if parser.is_invalid() {
         Some("The arguments are not valid JSON.".to_owned())
     } else if !parser.is_complete() {
@@ -697,7 +699,11 @@ mod tests {
             assert_eq!(ours, theirs, "{text:?}: {:?}", arguments_error(text));
         }
         assert_eq!(arguments_error("  "), None, "blank arguments mean none");
-        let deep = format!("{}1{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
         assert!(arguments_error(&deep).unwrap().contains("deeper than"));
         let ok = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert_eq!(arguments_error(&ok), None);

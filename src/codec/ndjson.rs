@@ -253,7 +253,7 @@ impl NdjsonDecoder {
                     "The line starting at byte {start} is longer than maxEventBytes ({max} bytes)."
                 ),
             )
-            .with_offset(start));
+            .with_offset_named(start));
         }
         Ok(())
     }

@@ -443,7 +443,7 @@ impl SseDecoder {
                 ErrorCode::EventTooLarge,
                 format!("The event starting at byte {event_start} is larger than maxEventBytes ({max} bytes)."),
             )
-            .with_offset(event_start));
+            .with_offset_named(event_start));
         }
         Ok(())
     }

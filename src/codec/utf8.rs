@@ -20,7 +20,7 @@ pub(crate) fn check(bytes: &[u8], line_offset: u64, value_offset: usize) -> Resu
             ErrorCode::InvalidUtf8,
             format!("The line starting at byte {line_offset} holds invalid UTF-8 (at byte {bad})."),
         )
-        .with_offset(line_offset)
+        .with_offset_named(line_offset)
     })
 }
 

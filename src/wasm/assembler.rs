@@ -396,11 +396,13 @@ enum OpJs {
         text: String,
     },
     /// Consecutive sets of keys of the object at `path`, in order.
+    #[cfg(feature = "full")]
     Assign {
         path: Vec<Value>,
         values: serde_json::Map<String, Value>,
     },
     /// Consecutive sets of positions `from`, `from + 1`, … of the array at `path`.
+    #[cfg(feature = "full")]
     SetFrom {
         path: Vec<Value>,
         from: usize,
@@ -408,8 +410,15 @@ enum OpJs {
     },
 }
 
+/// The JS form of `ops`, one op each (the lite build, sized first).
+#[cfg(not(feature = "full"))]
+fn ops_js(ops: Vec<Op>) -> Vec<OpJs> {
+    ops.into_iter().map(OpJs::from).collect()
+}
+
 /// The JS form of `ops`, with each run of sets into one container as one op: a large object or
 /// array arriving in a chunk crosses as about its own JSON text, not as one op per member.
+#[cfg(feature = "full")]
 fn ops_js(ops: Vec<Op>) -> Vec<OpJs> {
     let mut out: Vec<OpJs> = Vec::with_capacity(ops.len());
     for op in ops {

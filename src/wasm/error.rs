@@ -9,11 +9,11 @@ use crate::Error;
 pub const ERROR_NAME: &str = "AgentwireError";
 
 /// Builds the thrown value: a `js_sys::Error` whose `message` is the error's text (naming the
-/// byte offset once when known), `name` is `"AgentwireError"`, `code` is the stable
+/// byte offset once when known: `Display`), `name` is `"AgentwireError"`, `code` is the stable
 /// [`crate::ErrorCode::as_str`] string, and `field` / `offset` are set when the error has them.
 impl From<Error> for JsValue {
     fn from(error: Error) -> JsValue {
-        let js = js_sys::Error::new(&message(&error));
+        let js = js_sys::Error::new(&error.to_string());
         js.set_name(ERROR_NAME);
         set(&js, "code", &JsValue::from_str(error.code().as_str()));
         if let Some(field) = error.field() {
@@ -26,26 +26,6 @@ impl From<Error> for JsValue {
         }
         js.into()
     }
-}
-
-/// The error's text, with " at byte N" appended (as `Display` does) only when the text does not
-/// already name that byte (`EVENT_TOO_LARGE` says "The event starting at byte N …").
-fn message(error: &Error) -> String {
-    match error.offset() {
-        Some(offset) if !names_byte(error.message(), offset) => error.to_string(),
-        _ => error.message().to_owned(),
-    }
-}
-
-/// Whether `text` contains "byte N" for this `offset` (not followed by another digit).
-fn names_byte(text: &str, offset: u64) -> bool {
-    let needle = format!("byte {offset}");
-    text.match_indices(&needle).any(|(at, _)| {
-        !text
-            .get(at + needle.len()..)
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(|c| c.is_ascii_digit())
-    })
 }
 
 fn set(target: &js_sys::Error, key: &str, value: &JsValue) {

@@ -356,7 +356,8 @@ impl AgentApiFold {
                         entry.output = found;
                     }
                     let found = found?;
-                    self.output_state(found, id).map(|done| ((found.0, done), found))
+                    self.output_state(found, id)
+                        .map(|done| ((found.0, done), found))
                 }
             }
         });

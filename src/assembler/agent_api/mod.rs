@@ -669,7 +669,15 @@ impl AgentApiFold {
         };
         if part.completed || part.content.body.type_str() != content.body.type_str() {
             let (old, new) = (part.content.body.type_str(), content.body.type_str());
-            return refuse(cx, &message.message.id, index, part.completed, old, new, "delta");
+            return refuse(
+                cx,
+                &message.message.id,
+                index,
+                part.completed,
+                old,
+                new,
+                "delta",
+            );
         }
         part.from_deltas = true;
         let mut text_delta: Option<String> = None;
@@ -923,6 +931,7 @@ impl AgentApiFold {
     /// Once a call completes (its part or its message), checks its arguments once: a call whose
     /// arguments are not JSON is reported (`INVALID_ARGUMENTS`), and never offers its repaired
     /// preview as arguments.
+    #[inline(never)]
     fn check_arguments(&mut self, slot: usize, index: usize, cx: &mut EventCx<'_>) -> Result<()> {
         let Some(message) = self.messages.get_mut(slot) else {
             return Ok(());
@@ -1170,12 +1179,16 @@ fn refuse(
     if completed {
         cx.warn(
             WarningCode::EventAfterEnd,
-            format!("A {kind} for part {index} of message {msg_id} after it completed was ignored."),
+            format!(
+                "A {kind} for part {index} of message {msg_id} after it completed was ignored."
+            ),
         )
     } else {
         cx.warn(
             WarningCode::InvalidEvent,
-            format!("A {new} {kind} for part {index} of message {msg_id}, a {old} part, was ignored."),
+            format!(
+                "A {new} {kind} for part {index} of message {msg_id}, a {old} part, was ignored."
+            ),
         )
     }
 }
