@@ -79,8 +79,8 @@ for (const needed of ["let wasmModule, wasmInstance, wasm;", "function __wbg_get
 }
 if (text.includes("import.meta")) fail("import.meta is still used");
 
+// (No comment in the output: every byte of the glue ships; this file says what it is.)
 const factory = `${header}
-// wasm-bindgen's glue as a factory of instances (made by scripts/glue-factory.mjs at build time).
 export function instantiate(module, state) {
 ${text.trimEnd()}
 const instance = new WebAssembly.Instance(module, __wbg_get_imports());
