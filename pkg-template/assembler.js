@@ -89,7 +89,7 @@ export class StreamAssembler {
       if (NodeBuffer !== null) this.#core.useUtf16(true);
       this.#outbox = this.#core.outbox >>> 2;
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -147,7 +147,7 @@ export class StreamAssembler {
     if (this.#core === undefined) {
       throw agentwireError("FINISHED", "The assembler has been freed; create a new one.");
     }
-    if (this.#inst.lost) throw lostError();
+    if (this.#inst.lost) throw lostError(this.#inst.cause);
     return this.#core;
   }
 
@@ -165,7 +165,7 @@ export class StreamAssembler {
       }
       return this.#pushBytes(core, input);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -210,7 +210,7 @@ export class StreamAssembler {
       this.#inputSize = 0;
       return before.length === 0 ? updates : [...before, ...updates];
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -222,7 +222,7 @@ export class StreamAssembler {
     try {
       return method === "snapshot" ? core.snapshot() : core[method];
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -250,7 +250,7 @@ export class StreamAssembler {
     try {
       result = core.toolCallChanges();
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
     if (result === null) return this.#list;
@@ -303,7 +303,8 @@ export class StreamAssembler {
       if (!this.#inst.lost) {
         try {
           core.free();
-        } catch {
+        } catch (error) {
+          this.#inst.cause ??= error;
           this.#inst.lost = true; // a free that fails means a broken instance; free() never throws
         }
       }

@@ -20,7 +20,7 @@ function newRun(inst, core) {
 
 function live(run) {
   if (run.stopped !== null) throw run.stopped;
-  if (run.inst.lost) throw lostError();
+  if (run.inst.lost) throw lostError(run.inst.cause);
   return run.core;
 }
 
@@ -30,7 +30,7 @@ function use(run, f) {
   try {
     return f(core);
   } catch (error) {
-    if (error?.name !== ERROR_NAME) run.inst.lost = true;
+    if (error?.name !== ERROR_NAME) { run.inst.cause ??= error; run.inst.lost = true; }
     throw failure(run.inst, error);
   }
 }
@@ -51,7 +51,8 @@ function stop(run, error) {
     try {
       core.release();
       core.free();
-    } catch {
+    } catch (error) {
+      run.inst.cause ??= error;
       run.inst.lost = true; // a free that fails means a broken instance; free() never throws
     }
   }
@@ -72,7 +73,7 @@ export class ResponseBuilder {
     try {
       core = new inst.exports.ResponseBuilderCore(text);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
     this.#run = newRun(inst, core);
@@ -163,7 +164,7 @@ export class ResponseBuilder {
     try {
       return inst.exports.ResponseBuilderCore.contentType(format);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -264,7 +265,7 @@ export class ResponseBuilder {
       if (canceled) return;
       if (threw) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
       try {
-        if (run.inst.lost) throw lostError(threw ? thrown : undefined); // nothing more can be emitted
+        if (run.inst.lost) throw lostError(run.inst.cause); // nothing more can be emitted
         if (!rb.finished) {
           if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown) });
           else rb.completed({ closeOpen: true });
@@ -340,7 +341,7 @@ class ChildBuilder {
     try {
       return f(core);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -356,7 +357,8 @@ class ChildBuilder {
       if (!this.#run.inst.lost) {
         try {
           core.free();
-        } catch {
+        } catch (error) {
+          this.#run.inst.cause ??= error;
           this.#run.inst.lost = true; // a free that fails means a broken instance
         }
       }
@@ -419,7 +421,7 @@ export class ContentBuilder extends ChildBuilder {
     try {
       bytes = json === undefined ? core.deltaText(value) : core.deltaJson(json);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) run.inst.lost = true;
+      if (error?.name !== ERROR_NAME) { run.inst.cause ??= error; run.inst.lost = true; }
       throw failure(run.inst, error);
     }
     const sink = run.sink;

@@ -25,8 +25,11 @@ function create() {
   if (compiled === null) {
     throw agentwireError("INSTANCE_LOST", "agentwire is not initialised: import it through the package's entry (\"agentwire\")");
   }
-  // `lost` is read by the glue's finalizers; the views are the assembler's (assembler.js).
-  const state = { lost: false, exports: null, bytes: new Uint8Array(0), words: new Uint32Array(0), buffer: null };
+  // `lost` is read by the glue's finalizers, `cause` is what lost the instance (the `cause` of every
+  // INSTANCE_LOST error it throws); the views are the assembler's (assembler.js).
+  const state = {
+    lost: false, cause: undefined, exports: null, bytes: new Uint8Array(0), words: new Uint32Array(0), buffer: null,
+  };
   try {
     state.exports = instantiate(compiled, state);
   } catch (error) {
@@ -51,13 +54,16 @@ export function lostError(cause) {
 
 /**
  * What a call into `inst` that threw `error` throws: an AgentwireError as is; anything else
- * loses the instance (INSTANCE_LOST, with `error` as its cause). The callers mark the instance
- * lost themselves first, inline in their `catch`, in case the stack is too short for this call.
+ * loses the instance (INSTANCE_LOST, with what lost it as its cause). The callers mark the
+ * instance lost and keep the cause themselves first, inline in their `catch` (no call), in case
+ * the stack is too short for this call or for making the error: a later call still says
+ * INSTANCE_LOST, with that cause.
  */
 export function failure(inst, error) {
   if (!inst.lost && error?.name === ERROR_NAME) return error;
+  if (error?.code !== "INSTANCE_LOST") inst.cause ??= error;
   inst.lost = true;
-  return error?.code === "INSTANCE_LOST" ? error : lostError(error);
+  return error?.code === "INSTANCE_LOST" ? error : lostError(inst.cause);
 }
 
 /** Calls `name` of the current instance's exports with `arg` (a function of the glue). */
@@ -66,7 +72,7 @@ export function call(name, arg) {
   try {
     return inst.exports[name](arg);
   } catch (error) {
-    if (error?.name !== ERROR_NAME) inst.lost = true;
+    if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
     throw failure(inst, error);
   }
 }

@@ -23,7 +23,7 @@ export class Translator {
     try {
       this.#core = new inst.exports.TranslatorCore(text);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -32,7 +32,7 @@ export class Translator {
     if (this.#core === undefined) {
       throw agentwireError("FINISHED", "The translator has been freed; create a new one.");
     }
-    if (this.#inst.lost) throw lostError();
+    if (this.#inst.lost) throw lostError(this.#inst.cause);
     return this.#core;
   }
 
@@ -43,7 +43,7 @@ export class Translator {
     try {
       return f(core);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) inst.lost = true;
+      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -107,7 +107,8 @@ export class Translator {
       if (!this.#inst.lost) {
         try {
           core.free();
-        } catch {
+        } catch (error) {
+          this.#inst.cause ??= error;
           this.#inst.lost = true; // a free that fails means a broken instance; free() never throws
         }
       }

@@ -4,11 +4,12 @@
 // collected objects through it. agentwire gives new objects a fresh instance when one traps
 // (pkg-template/instance.js), so the glue must be able to make more than one, each with its own
 // `wasm`, memory views and finalizers. The output exports one function:
-//   instantiate(module: WebAssembly.Module, state: { lost: boolean }) → { <every glue export> }
+//   instantiate(module: WebAssembly.Module, state: { lost: boolean, cause?: unknown }) → { <every glue export> }
 // which instantiates `module` synchronously and returns the classes and functions the glue
 // exported, bound to that instance. Its finalizers do nothing once `state.lost` is set, and never
-// throw (a free that traps marks the instance lost). The init functions (`initSync`, the default
-// export, the loader) are dropped: the runtime entries compile the module themselves.
+// throw (a free that traps marks the instance lost, keeping what it threw as `state.cause`). The
+// init functions (`initSync`, the default export, the loader) are dropped: the runtime entries
+// compile the module themselves.
 // Every piece of the glue this relies on is checked; a change in wasm-bindgen's output fails the
 // build here, loudly, instead of producing a package that breaks at run time.
 import { execFileSync } from "node:child_process";
@@ -67,7 +68,7 @@ const registry = /new FinalizationRegistry\(ptr => wasm\.(__wbg_\w+_free)\(ptr, 
 let finalizers = 0;
 text = text.replace(registry, (_, free) => {
   finalizers++;
-  return `new FinalizationRegistry(ptr => { if (!state.lost) try { wasm.${free}(ptr, 1); } catch { state.lost = true; } });`;
+  return `new FinalizationRegistry(ptr => { if (!state.lost) try { wasm.${free}(ptr, 1); } catch (e) { state.cause ??= e; state.lost = true; } });`;
 });
 if (finalizers !== classes) fail(`${finalizers} finalizers for ${classes} classes`);
 
@@ -78,8 +79,8 @@ for (const needed of ["let wasmModule, wasmInstance, wasm;", "function __wbg_get
 }
 if (text.includes("import.meta")) fail("import.meta is still used");
 
+// (No comment in the output: every byte of the glue ships; this file says what it is.)
 const factory = `${header}
-// wasm-bindgen's glue as a factory of instances (made by scripts/glue-factory.mjs at build time).
 export function instantiate(module, state) {
 ${text.trimEnd()}
 const instance = new WebAssembly.Instance(module, __wbg_get_imports());

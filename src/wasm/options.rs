@@ -14,6 +14,7 @@ use crate::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };
 use crate::codec::{Format, Limits};
+#[cfg(feature = "full")]
 use crate::depth::check_depth;
 use crate::protocol::{Clock, ContentType, ErrorInfo, JsonMap, JsonValue, MessageType, Role};
 use crate::{Error, ErrorCode, Result};
@@ -41,6 +42,9 @@ impl Bag {
         match value {
             Value::Null => Ok(Bag(None)),
             Value::Object(map) => {
+                // What the builder keeps (usage, metadata, a tool output) must read back; the
+                // lite build's options (StreamAssembler's) hold no such value.
+                #[cfg(feature = "full")]
                 for (key, value) in &map {
                     check_depth(value, ErrorCode::InvalidOption, &format!("{what}: {key}"))
                         .map_err(|e| e.with_field(key.clone()))?;

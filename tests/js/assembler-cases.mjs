@@ -412,25 +412,24 @@ export const assemblerCases = {
     { StreamAssembler }, assert,
   ) {
     const old = deepAssembler(StreamAssembler); // made by the instance the overflow will lose
-    let current = deepAssembler(StreamAssembler);
+    const current = deepAssembler(StreamAssembler);
+    let lost = false;
     const render = () => {
-      if (current === null) current = deepAssembler(StreamAssembler);
+      if (lost) return; // one loss is the point; more would only make instances
       try {
         current.snapshot(); // renders a value 100 levels deep: deep recursion inside wasm
       } catch (e) {
-        if (e.code === "INSTANCE_LOST") current = null;
+        lost = e.code === "INSTANCE_LOST";
         throw e;
       }
     };
     // Where the stack runs out depends on the engine's frame sizes: the sweep is repeated from
     // a few different starting depths until a call ran out of stack inside wasm.
-    let lost = false;
     for (let pad = 0; pad < 16 && !lost; pad++) {
       for (const e of fromEveryDepth(render, pad)) {
         // Coded (INSTANCE_LOST, or an error of the call's own when the overflow was caught as
         // one), or a RangeError thrown in JS before agentwire was entered.
         assert.ok(e.name === "AgentwireError" || (e instanceof RangeError && e.code === undefined), String(e));
-        lost ||= e.code === "INSTANCE_LOST";
       }
     }
     assert.ok(lost, "the overflow lost the instance");
@@ -440,7 +439,7 @@ export const assemblerCases = {
     }
     old.free();
     old.free();
-    current?.free();
+    current.free();
     // New objects get a fresh instance.
     const fresh = new StreamAssembler();
     fresh.push(RUN);

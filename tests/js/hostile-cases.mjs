@@ -637,11 +637,13 @@ export const hostileCases = {
 
   async "a stack overflow inside wasm loses only its instance: old objects throw INSTANCE_LOST, new ones work, no finalizer throws"(api, assert) {
     const { StreamAssembler, ResponseBuilder, Translator, parseRequest, wasmMemoryBytes } = api;
-    const deepRun = sse([response(0, "created"), message(1, "d1", "message", "in_progress"),
-      data(2, "d1", 0, false, "completed", deepObject(100))]);
+    // AG-UI state 100 levels deep: snapshot() builds it in JS from wasm, level by level, so the
+    // call needs much more stack inside wasm than outside.
+    const deepState = sse([{ type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "STATE_SNAPSHOT", snapshot: deepObject(100) }]);
     const deep = () => {
-      const asm = new StreamAssembler();
-      asm.push(deepRun);
+      const asm = new StreamAssembler({ protocol: "ag-ui" });
+      asm.push(deepState);
       return asm;
     };
     // Objects of the instance about to be lost, and many more left to the garbage collector.
@@ -661,26 +663,41 @@ export const hostileCases = {
     }, { onError: () => {} }).getReader();
     assert.match(new TextDecoder().decode((await streamed.read()).value), /"status":"created"/);
     for (let i = 0; i < 300; i++) deep();
-    // Call into wasm from every depth of a recursion that exhausts the stack, until a call ran out
-    // of stack inside wasm (a RangeError thrown from a wasm frame), a fresh object after each loss.
-    let current = deep();
-    let inWasm = 0;
+    // Call snapshot() from every depth of a recursion that exhausts the stack, from the deepest
+    // up, until a call ran out of stack inside a wasm frame. Each round uses one object (made with
+    // the stack to spare), stops at its first loss, and the next round starts one depth above
+    // it: at the first depth that fits the JS part of the call, the wasm part overflows.
+    const inWasm = (e) => /wasm-function|wasm:\/\//.test(String((e.cause ?? e).stack));
     const errors = [];
-    for (let round = 0; round < 20 && inWasm === 0; round++) {
-      const sweep = () => {
-        try { sweep(); } catch { /* the stack is exhausted below */ }
+    const made = [];
+    let limit = Infinity;
+    for (let round = 0; round < 200 && !errors.some(inWasm); round++) {
+      const asm = deep();
+      made.push(asm);
+      let state = "calling";
+      let lostAt = -1;
+      const sweep = (depth) => {
+        try { sweep(depth + 1); } catch { /* the stack is exhausted below */ }
+        if (state !== "calling" || depth >= limit) return;
         try {
-          if (current === null) current = deep();
-          current.snapshot();
+          asm.snapshot();
+          state = "through";
         } catch (e) {
+          // Only what needs no stack here: the stack may be all but exhausted. (A RangeError
+          // that escaped (the stack too short even for the coded error) still lost the instance:
+          // the next call says INSTANCE_LOST, with the RangeError as its cause.)
           errors.push(e);
-          if (e.code === "INSTANCE_LOST") current = null;
+          if (e.code === "INSTANCE_LOST") {
+            state = "lost";
+            lostAt = depth;
+          }
         }
       };
-      sweep();
-      inWasm = errors.filter((e) => e.code === "INSTANCE_LOST" && /wasm/.test(String(e.cause?.stack))).length;
+      sweep(0);
+      if (state !== "lost") break;
+      limit = lostAt;
     }
-    assert.ok(inWasm > 0, `no call overflowed inside wasm: ${errors.length} errors`);
+    assert.ok(errors.some(inWasm), `no call overflowed inside wasm: ${errors.length} errors`);
     for (const e of errors) assert.ok(e.code === "INSTANCE_LOST" || (e instanceof RangeError && e.code === undefined), String(e));
     // Every object of the lost instance throws INSTANCE_LOST; free() never throws.
     for (const call of [() => old.push("data: {}\n\n"), () => old.snapshot(), () => old.toolCalls(),
@@ -689,7 +706,7 @@ export const hostileCases = {
       throwsCoded(assert, call, "INSTANCE_LOST");
     }
     assert.strictEqual(rb.finished, true);
-    for (const o of [old, part, msg, rb, translator, current]) o?.free();
+    for (const o of [old, part, msg, rb, translator, ...made]) o.free();
     // A stream() whose builder was lost errors with INSTANCE_LOST rather than ending cut.
     release();
     await rejectsCoded(assert, (async () => { for (;;) if ((await streamed.read()).done) return; })(), "INSTANCE_LOST");

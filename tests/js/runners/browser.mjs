@@ -26,7 +26,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>agentwire</title><link
   import { liteCases } from "/tests/lite-cases.mjs";
   import { hostileCases, checkedCases } from "/tests/hostile-cases.mjs";
   import { runCases } from "/tests/runners/tap.mjs";
-  const hostile = (await runCases(checkedCases(hostileCases), api, assert)).map((r) => ({ ...r, name: `hostile: ${r.name}` }));
+  const hostile = (await runCases(checkedCases(hostileCases), api, assert)).map((r) => ({ ...r, name: "hostile: " + r.name }));
   window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert), ...hostile];
 </script>`;
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
