@@ -19,7 +19,11 @@ export interface TranslateOptions {
   model?: string;
   /** The JSON-RPC request id that A2A output answers. @defaultValue `null` */
   requestId?: string | number | null;
-  /** The largest input event accepted, in bytes. @defaultValue 16 MiB */
+  /**
+   * The largest input event accepted, in bytes. A value given is kept exactly; without one the
+   * limit grows with the stream, as `StreamAssemblerOptions.maxEventBytes` describes.
+   * @defaultValue 16 MiB, growing with the stream
+   */
   maxEventBytes?: number;
 }
 
