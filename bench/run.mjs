@@ -2,6 +2,8 @@
 // a table of agentwire against a JS baseline, then the targets and whether each is met.
 // Imports the built package from pkg/ (node entry).
 // Usage: node bench/run.mjs [workload-name-substring...]
+// A workload may set `rounds` and `warmups` (minimum warm-up runs, default 3) when one run takes
+// seconds.
 // (No forced GC between runs: a full gc() before a short run doubled its time, as V8 then
 // shrinks the young generation; alternating the sides shares the GC debt instead.)
 //   BENCH_ROUNDS   timed rounds per side (default 7; 3× that for runs under 50 ms), after a
@@ -49,12 +51,13 @@ async function measure(workload, input) {
   // Warm up until the JIT has settled: at least 3 runs of each side and 300 ms of work (short
   // workloads otherwise measure the optimising compiler, whose threads count as CPU time).
   let warm = 0;
-  for (let i = 0; i < 3 || (warm < 300 && i < 50); i++) {
+  const warmups = workload.warmups ?? 3;
+  for (let i = 0; i < warmups || (warm < 300 && i < 50); i++) {
     warm += (await timed(() => workload.agentwire(apiOf(workload), input))).wall;
     if (!capped) warm += (await timed(() => workload.baseline(input))).wall;
   }
   // Short workloads get more rounds: their medians are noisier.
-  const rounds = warm / 6 < 50 ? ROUNDS * 3 : ROUNDS;
+  const rounds = workload.rounds ?? (warm / 6 < 50 ? ROUNDS * 3 : ROUNDS);
   const ours = [];
   const theirs = [];
   for (let i = 0; i < rounds; i++) {

@@ -19,7 +19,12 @@ export interface StreamAssemblerOptions {
   strict?: boolean;
   /**
    * The largest event (or line) accepted, in bytes; larger ones throw `EVENT_TOO_LARGE`. A whole
-   * number from 1 to `Number.MAX_SAFE_INTEGER`. @defaultValue 16 MiB
+   * number from 1 to `Number.MAX_SAFE_INTEGER`, kept exactly. Without one, the limit grows with
+   * the stream: 16 MiB, or the bytes the stream carried before the event when that is more. A
+   * stream's final events repeat what it carried (a completed part holds all its deltas' text),
+   * so agentwire reads the streams it writes however long they are, and a buffered event never
+   * exceeds the input read so far.
+   * @defaultValue 16 MiB, growing with the stream
    */
   maxEventBytes?: number;
   /** The framing: SSE, NDJSON, or detected from the first bytes. @defaultValue `"auto"` */

@@ -19,7 +19,12 @@ export interface TranslateOptions {
   model?: string;
   /** The JSON-RPC request id that A2A output answers. @defaultValue `null` */
   requestId?: string | number | null;
-  /** The largest input event accepted, in bytes: a whole number from 1 to `Number.MAX_SAFE_INTEGER`. @defaultValue 16 MiB */
+  /**
+   * The largest input event accepted, in bytes: a whole number from 1 to
+   * `Number.MAX_SAFE_INTEGER`, kept exactly; without one the limit grows with the stream, as
+   * `StreamAssemblerOptions.maxEventBytes` describes.
+   * @defaultValue 16 MiB, growing with the stream
+   */
   maxEventBytes?: number;
 }
 

@@ -50,7 +50,11 @@ pub mod wasm;
 pub use depth::MAX_DEPTH;
 pub use error::{Error, ErrorCode, Result};
 
-/// The wasm module's allocator: talc, smaller than std's dlmalloc at the same speed.
+#[cfg(target_arch = "wasm32")]
+mod heap;
+
+/// The wasm module's allocator: talc (smaller than std's dlmalloc at the same speed), growing the
+/// memory in steps of at least a quarter of its size (`src/heap.rs`).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: heap::Heap = heap::new();

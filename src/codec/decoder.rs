@@ -117,7 +117,7 @@ impl FrameDecoder {
     ///
     /// - `INVALID_UTF8`: a payload (or SSE `event`/`id` value) is not UTF-8; the offset is
     ///   where its line starts.
-    /// - `EVENT_TOO_LARGE`: an event spans more than [`Limits::max_event_bytes`]; raised as soon
+    /// - `EVENT_TOO_LARGE`: an event spans more than [`Limits::max_event_bytes_at`]; raised as soon
     ///   as that is known, with the offset where the event starts.
     /// - The sink's error, returned as is.
     /// - `FINISHED`: the decoder has finished or failed before.

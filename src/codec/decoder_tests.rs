@@ -150,3 +150,33 @@ fn sse_state_is_exposed() {
         (Some("7"), Some(500), 1)
     );
 }
+
+#[test]
+fn the_default_limit_grows_with_the_stream() {
+    // 17 MiB of events, then one event of 17 MiB: over 16 MiB, but not over what came before.
+    let piece = "x".repeat(1 << 20);
+    let big = "y".repeat(17 << 20);
+    for format in [Format::Sse, Format::Ndjson] {
+        let frame = |data: &str| match format {
+            Format::Ndjson => format!("{data}\n"),
+            _ => format!("data: {data}\n\n"),
+        };
+        let before: String = (0..17).map(|_| frame(&piece)).collect();
+        let last = frame(&big);
+        let (_, result) = run(format, Limits::new(), &[before.as_bytes(), last.as_bytes()]);
+        let frames = result.unwrap();
+        assert_eq!(frames.len(), 18);
+        assert_eq!(frames.last().map(|f| f.0.len()), Some(17 << 20));
+        // The same event first: over the 16 MiB a stream starts with.
+        let (_, result) = run(format, Limits::new(), &[last.as_bytes()]);
+        assert_eq!(result.unwrap_err().code(), ErrorCode::EventTooLarge);
+        // An explicit limit is kept exactly, however long the stream.
+        let limits = Limits::new().with_max_event_bytes(16 << 20).unwrap();
+        let (_, result) = run(format, limits, &[before.as_bytes(), last.as_bytes()]);
+        let err = result.unwrap_err();
+        assert_eq!(
+            (err.code(), err.offset()),
+            (ErrorCode::EventTooLarge, Some(before.len() as u64))
+        );
+    }
+}

@@ -8,6 +8,13 @@ pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 /// Resource limits of a decoder. Built with [`Limits::new`] (or `Default`) and adjusted with
 /// the checking `with_*` methods, so a `Limits` value is always valid.
 ///
+/// The default event limit grows with the stream: an event may be as large as
+/// [`DEFAULT_MAX_EVENT_BYTES`] or as everything the stream carried before it, whichever is more.
+/// A stream's final events repeat what it already carried (a completed part holds every delta's
+/// text, the final response every message), so agentwire reads the streams it writes however
+/// long they are, and the buffered event never exceeds the input read so far. A limit set with
+/// [`Limits::with_max_event_bytes`] is kept exactly.
+///
 /// # Example
 ///
 /// ```
@@ -26,13 +33,17 @@ pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     max_event_bytes: usize,
+    /// Whether the event limit grows with the stream (the default, not set explicitly).
+    grows: bool,
 }
 
 impl Limits {
-    /// Limits with every default ([`DEFAULT_MAX_EVENT_BYTES`]).
+    /// Limits with every default: events up to [`DEFAULT_MAX_EVENT_BYTES`] or the size of the
+    /// stream before them, whichever is more.
     pub const fn new() -> Self {
         Limits {
             max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
+            grows: true,
         }
     }
 
@@ -50,10 +61,29 @@ impl Limits {
         }
         Ok(Limits {
             max_event_bytes: bytes,
+            grows: false,
         })
     }
 
-    /// The largest number of input bytes one event may span.
+    /// Whether the event limit grows with the stream (it was not set explicitly).
+    pub const fn grows(&self) -> bool {
+        self.grows
+    }
+
+    /// The largest number of input bytes an event starting at byte `start` of the stream may
+    /// span: [`Limits::max_event_bytes`], or with the default limit `start` when that is more
+    /// (see the type's docs).
+    pub fn max_event_bytes_at(&self, start: u64) -> u64 {
+        let max = self.max_event_bytes as u64;
+        if self.grows {
+            max.max(start)
+        } else {
+            max
+        }
+    }
+
+    /// The largest number of input bytes one event may span (for the default limit, at the
+    /// start of a stream: see [`Limits::max_event_bytes_at`]).
     ///
     /// For SSE this counts every byte from the start of the event's first line (comments and
     /// ignored fields included) to the end of its last line's content, line terminators between
@@ -78,6 +108,19 @@ mod tests {
     #[test]
     fn default_is_16_mib() {
         assert_eq!(Limits::default().max_event_bytes(), 16 * 1024 * 1024);
+    }
+
+    #[test]
+    fn the_default_grows_with_the_stream_an_explicit_limit_does_not() {
+        let default = Limits::new();
+        assert!(default.grows());
+        assert_eq!(default.max_event_bytes_at(0), 16 * 1024 * 1024);
+        assert_eq!(default.max_event_bytes_at(40 << 20), 40 << 20);
+        let set = Limits::new()
+            .with_max_event_bytes(16 * 1024 * 1024)
+            .unwrap();
+        assert!(!set.grows());
+        assert_eq!(set.max_event_bytes_at(40 << 20), 16 * 1024 * 1024);
     }
 
     #[test]

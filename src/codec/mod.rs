@@ -12,7 +12,7 @@
 //!
 //! A decoder's `push` and `finish` return `INVALID_UTF8` (a payload, or an SSE `event`/`id`
 //! value, is not UTF-8; offset: where its line starts), `EVENT_TOO_LARGE` (an event spans more
-//! than [`Limits::max_event_bytes`]; raised as soon as that is known, offset: where the event
+//! than [`Limits::max_event_bytes_at`]; raised as soon as that is known, offset: where the event
 //! starts), or the sink's own error. Every such error is fatal: events completed before the
 //! failing point, in the same chunk too, have been delivered; afterwards every call returns a
 //! `FINISHED` error until `reset()`. The frames delivered and the error (code and offset) are

@@ -94,7 +94,7 @@ impl NdjsonDecoder {
     ///
     /// - `INVALID_UTF8` when a line is not UTF-8; the offset is where the line starts.
     /// - `EVENT_TOO_LARGE` as soon as a line (without its terminator) is longer than
-    ///   [`Limits::max_event_bytes`]; the offset is where the line starts.
+    ///   [`Limits::max_event_bytes_at`]; the offset is where the line starts.
     /// - Whatever `sink` returns; decoding stops there.
     /// - `FINISHED` after [`finish`](NdjsonDecoder::finish) or after an earlier error.
     ///
@@ -245,8 +245,8 @@ impl NdjsonDecoder {
 
     /// `EVENT_TOO_LARGE` if a line of `len` bytes starting at `start` is over the limit.
     fn check_size(&self, start: u64, len: usize) -> Result<()> {
-        let max = self.limits.max_event_bytes();
-        if len > max {
+        let max = self.limits.max_event_bytes_at(start);
+        if len as u64 > max {
             return Err(Error::new(
                 ErrorCode::EventTooLarge,
                 format!(

@@ -133,7 +133,7 @@ impl SseDecoder {
     /// - `INVALID_UTF8` when a `data`, `event` or `id` value is not UTF-8; the offset is where
     ///   its line starts. Comments and ignored fields are not checked.
     /// - `EVENT_TOO_LARGE` as soon as the event being read spans more than
-    ///   [`Limits::max_event_bytes`]; the offset is where the event starts.
+    ///   [`Limits::max_event_bytes_at`]; the offset is where the event starts.
     /// - Whatever `sink` returns; decoding stops there.
     /// - `FINISHED` after [`finish`](SseDecoder::finish) or after an earlier error.
     ///
@@ -437,8 +437,8 @@ impl SseDecoder {
 
     /// `EVENT_TOO_LARGE` if an event starting at `event_start` reaching `end` is over the limit.
     fn check_size(&self, event_start: u64, end: u64) -> Result<()> {
-        let max = self.limits.max_event_bytes();
-        if end.saturating_sub(event_start) > max as u64 {
+        let max = self.limits.max_event_bytes_at(event_start);
+        if end.saturating_sub(event_start) > max {
             return Err(Error::new(
                 ErrorCode::EventTooLarge,
                 format!("The event starting at byte {event_start} is larger than maxEventBytes ({max} bytes)."),

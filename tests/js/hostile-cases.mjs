@@ -736,6 +736,49 @@ export const hostileCases = {
     assert.ok(grown < 24 * numbers.length, `wasm memory grew ${(grown / numbers.length).toFixed(1)}× the input`);
   },
 
+  "snapshot() of many messages costs memory in proportion to its JSON"({ StreamAssembler, wasmMemoryBytes }, assert) {
+    const events = [response(0, "created")];
+    for (let i = 0; i < 50_000; i++) events.push(message(i + 1, `msg_${i}`, "message", "in_progress"));
+    const asm = new StreamAssembler();
+    asm.push(sse(events));
+    asm.finish();
+    const before = wasmMemoryBytes();
+    const snap = asm.snapshot();
+    const grown = wasmMemoryBytes() - before;
+    assert.strictEqual(snap.output.length, 50_000);
+    const json = JSON.stringify(snap).length;
+    // The snapshot's JSON text, plus the memory's growth reserve; not a copy of every message
+    // and a value tree of the copies (6.6x its JSON).
+    assert.ok(grown < 3 * json, `snapshot() grew wasm memory ${(grown / json).toFixed(1)}x its JSON`);
+    asm.free();
+  },
+
+  "wasm memory grows in a few large steps, not one per allocation"({ ResponseBuilder, wasmMemoryBytes }, assert) {
+    // Each memory.grow is new external memory to the JS engine's garbage collector: growing by
+    // what each allocation needs made a first 100k-message builder run ~1,000 steps and as
+    // many full collections.
+    let last = wasmMemoryBytes();
+    let steps = 0;
+    const rb = new ResponseBuilder();
+    rb.created();
+    for (let i = 0; i < 20_000; i++) {
+      const msg = rb.message();
+      msg.start();
+      const part = msg.content("text");
+      part.delta(`hello world ${i}`);
+      part.complete();
+      msg.complete();
+      const now = wasmMemoryBytes();
+      if (now !== last) {
+        steps++;
+        last = now;
+      }
+    }
+    rb.completed();
+    rb.free();
+    assert.ok(steps <= 30, `wasm memory grew in ${steps} steps`);
+  },
+
   "the library reads its own output: a 17 MiB answer through collect() and translate()"({ ResponseBuilder, StreamAssembler, Translator }, assert) {
     const piece = "x".repeat(64 * 1024);
     const rb = new ResponseBuilder();

@@ -235,9 +235,9 @@ impl Serialize for Parts<'_> {
     }
 }
 
-/// A part as `PartSlot::to_content` makes it: no stale `sequence_number`, `delta: false`, and
-/// `completed` where the stream completed it, `in_progress` otherwise.
-struct PartView<'a>(&'a PartSlot, Option<usize>);
+/// A part as the snapshot and the content updates show it: no stale `sequence_number`,
+/// `delta: false`, and `completed` where the stream completed it, `in_progress` otherwise.
+pub(crate) struct PartView<'a>(pub(crate) &'a PartSlot, pub(crate) Option<usize>);
 
 impl Serialize for PartView<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

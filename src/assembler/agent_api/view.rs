@@ -2,26 +2,10 @@
 
 use serde_json::Value;
 
-use super::{AgentApiFold, PartSlot};
+use super::AgentApiFold;
 use crate::assembler::outcome::Outcome;
 use crate::assembler::update::{Batch, Update, UpdateSink};
-use crate::protocol::{Content, ContentBody, RunStatus};
-
-impl PartSlot {
-    /// The part as the snapshot shows it: no stale nested fields; `completed` where the stream
-    /// completed it, `in_progress` otherwise.
-    pub(crate) fn to_content(&self) -> Content {
-        let mut content = self.content.clone();
-        content.sequence_number = None;
-        content.delta = Some(false);
-        content.status = Some(if self.completed {
-            RunStatus::Completed
-        } else {
-            RunStatus::InProgress
-        });
-        content
-    }
-}
+use crate::protocol::{ContentBody, RunStatus};
 
 impl AgentApiFold {
     /// Ids of messages that never completed.
@@ -68,7 +52,8 @@ impl AgentApiFold {
                 continue;
             };
             if let Some(Some(p)) = m.parts.get(index) {
-                if let Ok(part) = serde_json::to_value(p.to_content()) {
+                // Written from the slot: no copy of the part before its value is built.
+                if let Ok(part) = serde_json::to_value(super::snapshot::PartView(p, None)) {
                     out.other(Update::Content {
                         message_id: m.message.id.clone(),
                         index,
