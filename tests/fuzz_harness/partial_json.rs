@@ -80,6 +80,11 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     whole.push(&text);
     let expected = state(&whole);
 
+    // Every prefix of a valid text is valid so far.
+    let repaired = agentwire::protocol::repair_lone_surrogates(&text);
+    let serde = read(&repaired);
+    let valid_whole = text_depth(&text) <= MAX_DEPTH && serde.is_ok();
+
     // In pieces, with a mirror.
     let poll = flags & 1 == 1;
     let mut p = PartialJson::new();
@@ -97,6 +102,11 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     for &end in &cuts {
         p.push(&text[start..end]);
         start = end;
+        if valid_whole && p.is_invalid() {
+            return fail(format!(
+                "the text is valid JSON, but its first {end} bytes are reported invalid"
+            ));
+        }
         if poll {
             for op in p.take_ops() {
                 apply_op(&mut mirror, op).or_else(|e| fail(format!("op failed: {e}")))?;
@@ -133,8 +143,6 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     if got.too_deep && !deep {
         return fail("too deep, but the text nests at most MAX_DEPTH levels".into());
     }
-    let repaired = agentwire::protocol::repair_lone_surrogates(&text);
-    let serde: Result<Value, serde_json::Error> = serde_json::from_str(&repaired);
     match &serde {
         Ok(v) if deep => {
             if !(got.invalid && got.too_deep) {
@@ -163,14 +171,18 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         Err(e) if deep => {
             let _ = e;
         }
+        // (serde_json also says EOF for some texts no ending can fix, like `"\u` followed by
+        // fewer than four characters that are not hex digits: not a check of `invalid`.)
         Err(e) if e.is_eof() => {
-            if got.complete || got.invalid {
+            if got.complete {
                 return fail(format!(
-                    "serde_json finds the text unfinished ({e}), but complete {} invalid {}",
-                    got.complete, got.invalid
+                    "serde_json finds the text unfinished ({e}), but it is complete"
                 ));
             }
         }
+        // A number past the double range (`1e400`) at the root: invalid once something
+        // follows it; at the end of the text the parser cannot know, and calls it unfinished.
+        Err(e) if e.is_out_of_range() && !got.complete => {}
         Err(e) => {
             if !got.invalid {
                 return fail(format!(
@@ -201,4 +213,52 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         super::drop_flat(v);
     }
     Ok(())
+}
+
+/// Why serde_json refuses a text.
+#[derive(Debug)]
+enum Refusal {
+    Json(serde_json::Error),
+    /// A number past the range of a double: serde_json refuses it in the full build and keeps
+    /// its text in the lite one; agentwire refuses it in both (`src/protocol/mod.rs`).
+    OutOfRange,
+}
+
+impl Refusal {
+    fn is_eof(&self) -> bool {
+        matches!(self, Refusal::Json(e) if e.is_eof())
+    }
+
+    fn is_out_of_range(&self) -> bool {
+        match self {
+            Refusal::Json(e) => e.to_string().starts_with("number out of range"),
+            Refusal::OutOfRange => true,
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Json(e) => write!(f, "{e}"),
+            Refusal::OutOfRange => write!(f, "a number is out of range"),
+        }
+    }
+}
+
+/// serde_json's reading of `text`, with numbers past the range of a double refused.
+fn read(text: &str) -> Result<Value, Refusal> {
+    let value: Value = serde_json::from_str(text).map_err(Refusal::Json)?;
+    let mut stack = vec![&value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.as_f64().is_none_or(|f| !f.is_finite()) => {
+                return Err(Refusal::OutOfRange)
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    Ok(value)
 }

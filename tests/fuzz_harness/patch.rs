@@ -381,7 +381,8 @@ impl Run {
             )),
             (Ok(doc), None) => {
                 let got = doc_after.map(|v| v.to_string()).unwrap_or_default();
-                if got != doc.to_string() {
+                let want = doc.to_string();
+                if got != want {
                     return fail(format!(
                         "the patch gave {}\n  the reference gives {}\n  ops {}",
                         short(&got),
@@ -425,7 +426,7 @@ fn well_formed(op: &Value) -> bool {
         name,
         "add" | "remove" | "replace" | "move" | "copy" | "test"
     );
-    let from_ok = !op.get("from").is_some_and(|f| !f.is_string());
+    let from_ok = op.get("from").is_none_or(Value::is_string);
     known
         && string("path")
         && from_ok

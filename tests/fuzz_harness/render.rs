@@ -128,13 +128,16 @@ fn run(
     Ok(())
 }
 
+/// A tool call's name, call id and arguments.
+type CallText = (Option<String>, Option<String>, String);
+
 /// What stays fixed once it is finished.
 #[derive(Default)]
 struct Watch {
     /// The snapshot (without warnings) when the outcome settled.
     settled: Option<String>,
     /// Completed tool calls: (message id, index) → (name, call id, arguments).
-    completed: Vec<((String, usize), (Option<String>, Option<String>, String))>,
+    completed: Vec<((String, usize), CallText)>,
 }
 
 /// Everything a UI may read after a push, and its checks.
