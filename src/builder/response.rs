@@ -16,7 +16,7 @@ use super::state::{
     next_builder_tag, Building, ContentHandle, MessageHandle, MessageSlot, MessageState, Part,
     PartState, RunState, Terminal,
 };
-use super::value::{apply_delta, body_for_set, check_delta, ContentValue};
+use super::value::{apply_delta, body_for_set, check_delta, check_depth, ContentValue};
 
 /// Builds one Agent API response stream. Every emitting call returns the encoded frame(s) of the
 /// event(s) it caused, with `sequence_number` 0, 1, 2, … without gaps.
@@ -206,9 +206,13 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` after a terminal event, or while a message is open (created with
-    /// [`message`](Self::message) and not completed) unless [`CompleteOptions::close_open`].
+    /// [`message`](Self::message) and not completed) unless [`CompleteOptions::close_open`];
+    /// `INVALID_OPTION` for a `usage` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn completed(&mut self, options: CompleteOptions) -> Result<Vec<u8>> {
         self.check_live()?;
+        if let Some(usage) = &options.usage {
+            check_depth(usage, "The usage")?;
+        }
         if !options.close_open {
             if let Some(open) = self.first_open_message() {
                 return Err(state_err(format!(
@@ -270,9 +274,16 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` after a terminal event, or when `options` names an id already used in
-    /// this response; `INVALID_OPTION` when no randomness is available for the id.
+    /// this response; `INVALID_OPTION` when no randomness is available for the id, or for a
+    /// `usage` or `metadata` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn message(&mut self, options: MessageOptions) -> Result<MessageHandle> {
         self.check_live()?;
+        if let Some(usage) = &options.usage {
+            check_depth(usage, "The usage")?;
+        }
+        if let Some(metadata) = &options.metadata {
+            check_depth(metadata, "The metadata")?;
+        }
         if let Some(id) = &options.id {
             if self.messages.iter().any(|s| &s.id == id) {
                 return Err(state_err(format!(
@@ -357,9 +368,11 @@ impl ResponseBuilder {
     ///
     /// # Errors
     ///
-    /// `BUILDER_STATE` if the message is completed, or after a terminal event.
+    /// `BUILDER_STATE` if the message is completed, or after a terminal event;
+    /// `INVALID_OPTION` for a `usage` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn set_message_usage(&mut self, message: MessageHandle, usage: JsonMap) -> Result<()> {
         self.check_live()?;
+        check_depth(&usage, "The usage")?;
         self.building(message)?;
         if let Some(b) = self.building_mut(message.index as usize) {
             b.message.usage = Some(usage);
@@ -405,7 +418,8 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` if the part is completed, its message is completed, the value does not
-    /// fit the part's type (see [`ContentValue`]), or after a terminal event.
+    /// fit the part's type (see [`ContentValue`]), or after a terminal event; `INVALID_OPTION`
+    /// for an object nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn delta(&mut self, content: ContentHandle, value: ContentValue<'_>) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         self.delta_into(content, value, &mut out)?;
@@ -443,6 +457,9 @@ impl ResponseBuilder {
             .content_type()
             .unwrap_or(ContentType::Text);
         check_delta(ct, &value)?;
+        if let ContentValue::Fields(data) = &value {
+            check_depth(data, "The data delta")?;
+        }
         let mi = content.message.index as usize;
         let pi = content.index as usize;
         let len = out.len();
@@ -489,8 +506,9 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` if the part or its message is completed, a string is given for a data
-    /// part, or after a terminal event; `INVALID_OPTION` for an unknown field name or a field
-    /// that is not a string or null.
+    /// part, or after a terminal event; `INVALID_OPTION` for an unknown field name, a field
+    /// that is not a string or null, or an object nested deeper than
+    /// [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn set(&mut self, content: ContentHandle, value: ContentValue<'_>) -> Result<Vec<u8>> {
         self.check_live()?;
         let part = self.open_part(content)?;
@@ -499,6 +517,9 @@ impl ResponseBuilder {
             .body
             .content_type()
             .unwrap_or(ContentType::Text);
+        if let ContentValue::Fields(fields) = &value {
+            check_depth(fields, "The value")?;
+        }
         let body = body_for_set(ct, value)?;
         let mi = content.message.index as usize;
         let pi = content.index as usize;

@@ -11,8 +11,9 @@
 //! | `video`   | error           | error             | `video_url`   | `video_url`                                   |
 //!
 //! A wrong kind of value for the part (a data delta on a text part, a delta on a media part) is
-//! `BUILDER_STATE`; an unknown field name, or a field that is neither a string nor null, is
-//! `INVALID_OPTION`. `set` replaces the whole value: fields not named become null.
+//! `BUILDER_STATE`; an unknown field name, a field that is neither a string nor null, or an
+//! object nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels (what the builder emits, it
+//! reads back) is `INVALID_OPTION`. `set` replaces the whole value: fields not named become null.
 
 use serde_json::Value;
 
@@ -42,6 +43,22 @@ impl From<JsonMap> for ContentValue<'_> {
 
 fn state(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::BuilderState, msg)
+}
+
+/// `INVALID_OPTION` when `map` (an object, one level) nests deeper than
+/// [`MAX_DEPTH`](crate::MAX_DEPTH) levels: the builder emits only what it reads back
+/// (`src/depth.rs`). `what` names the value, e.g. "The data delta".
+pub(crate) fn check_depth(map: &JsonMap, what: &str) -> Result<()> {
+    if map
+        .values()
+        .any(|v| crate::depth::value_depth(v) >= crate::MAX_DEPTH)
+    {
+        return Err(Error::new(
+            ErrorCode::InvalidOption,
+            format!("{what} is nested deeper than {} levels.", crate::MAX_DEPTH),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that `value` is a valid delta for a part of type `ct`.
