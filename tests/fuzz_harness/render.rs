@@ -37,7 +37,7 @@ const MAX_SNAPSHOT_DEPTH: usize = 128 + 8;
 pub fn check(data: &[u8]) -> Result<(), String> {
     let mut g = Gen::new(data);
     let flags = g.byte();
-    let protocol = match flags % 5 {
+    let protocol = match (flags & 0x7f) % 5 {
         1 => Some(Protocol::AgentApi),
         2 => Some(Protocol::AgUi),
         3 => Some(Protocol::OpenAiResponses),
