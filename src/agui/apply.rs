@@ -375,6 +375,18 @@ impl Store {
             },
             Event::ToolCallResult(e) => self.tool_call_result(e, changes),
             Event::StateSnapshot(e) => {
+                // The state is a value: it nests at most MAX_DEPTH levels, as patches keep it.
+                if crate::depth::too_deep(&e.snapshot) {
+                    warn(
+                        changes,
+                        WarningCode::InvalidEvent,
+                        format!(
+                            "STATE_SNAPSHOT: the state nests deeper than {} levels; the event was skipped",
+                            crate::MAX_DEPTH
+                        ),
+                    );
+                    return;
+                }
                 self.state = e.snapshot;
                 changes.state = true;
             }
@@ -755,6 +767,22 @@ impl Store {
     }
 
     fn activity_snapshot(&mut self, e: ActivitySnapshot, changes: &mut Changes) {
+        // The content is a value (an object: one level) nesting at most MAX_DEPTH levels.
+        if e.content
+            .values()
+            .any(|v| crate::depth::value_depth(v) >= crate::MAX_DEPTH)
+        {
+            warn(
+                changes,
+                WarningCode::InvalidEvent,
+                format!(
+                    "ACTIVITY_SNAPSHOT: the content of '{}' nests deeper than {} levels; the event was skipped",
+                    e.message_id,
+                    crate::MAX_DEPTH
+                ),
+            );
+            return;
+        }
         let replace = e.replace.unwrap_or(true);
         let fresh = ActivityMessage {
             id: e.message_id.clone(),

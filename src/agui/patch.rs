@@ -10,7 +10,9 @@
 //! - no operation may nest the document deeper than [`MAX_DEPTH`] levels;
 //! - `copy` (and a `move` that deepens a subtree, which must measure it) spend a [`Budget`] of
 //!   copied nodes that grows with the operations read (each at least ~25 bytes of input), so
-//!   the work done and the memory added stay proportional to the input.
+//!   the work done and the memory added stay proportional to the input. The work is spent even
+//!   when the patch then fails and is undone, and a copy refused for want of budget spends
+//!   what it measured: failing patches cannot repeat the same work for free.
 
 use serde_json::Value;
 
@@ -47,17 +49,21 @@ impl Budget {
             .saturating_add(ops.saturating_mul(Self::PER_OP));
     }
 
-    /// Spends `nodes`, or fails without spending when there are not that many left.
+    /// Spends `nodes`, or fails when there are not that many left, spending all that is left
+    /// (what it took to count them).
     fn spend(&mut self, nodes: u64) -> Result<(), String> {
         match self.remaining.checked_sub(nodes) {
             Some(left) => {
                 self.remaining = left;
                 Ok(())
             }
-            None => Err(format!(
+            None => Err({
+                self.remaining = 0;
+                format!(
                 "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} per operation read)",
                 Self::PER_OP
-            )),
+            )
+            }),
         }
     }
 }
@@ -215,6 +221,45 @@ fn weight_up_to(value: &Value, limit: u64) -> u64 {
         }
     }
     weight
+}
+
+/// fast-json-patch's `_areEquals`, what the client's `test` compares with: numbers by value as
+/// JavaScript numbers (`1` and `1.0`, or two integers past 2^53 that round to one double, are
+/// equal), arrays item by item, objects by their members in any order.
+fn js_equal(a: &Value, b: &Value) -> bool {
+    let mut pairs = vec![(a, b)];
+    while let Some(pair) = pairs.pop() {
+        match pair {
+            (Value::Number(x), Value::Number(y)) => {
+                if x.as_f64() != y.as_f64() {
+                    return false;
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                pairs.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (key, value) in x {
+                    match y.get(key) {
+                        Some(other) => pairs.push((value, other)),
+                        None => return false,
+                    }
+                }
+            }
+            (a, b) => {
+                if a != b {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 fn too_deep(path: &[Token]) -> String {
@@ -417,7 +462,7 @@ impl Applier<'_> {
             "test" => {
                 let expected = op.get("value").unwrap_or(&Value::Null);
                 match resolve(self.doc, &path) {
-                    Some(actual) if actual == expected => Ok(()),
+                    Some(actual) if js_equal(actual, expected) => Ok(()),
                     Some(_) => Err(format!("test failed at {}", path_text(&path))),
                     None => Err(format!("path {} does not exist", path_text(&path))),
                 }
@@ -505,17 +550,15 @@ pub(crate) fn apply_checked(
         doc,
         log: Vec::new(),
     };
-    let spent_before = *budget;
+    // On failure the patch is undone, but what it copied stays spent: the work was done.
     for op in ops {
         if let Err(error) = applier.apply(op, budget) {
             applier.rollback();
-            *budget = spent_before;
             return Err(error);
         }
     }
     if let Err(error) = check(applier.doc) {
         applier.rollback();
-        *budget = spent_before;
         return Err(error);
     }
     Ok(())
@@ -664,12 +707,52 @@ mod tests {
         let mut budget = Budget::default();
         assert!(apply(&mut doc, &ops, &mut budget).is_err());
         assert_eq!(doc, json!({"a": "x"}));
-        let mut earned = Budget::default();
-        earned.earn(ops.len());
-        assert_eq!(budget, earned, "a refused patch spends nothing");
+        // The copying it did (and the counting of the copy it refused) is spent.
+        assert_eq!(budget, Budget { remaining: 0 });
         // A few copies are fine.
         apply(&mut doc, &ops[..5], &mut budget).unwrap();
         assert_eq!(doc.as_object().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn test_compares_numbers_as_javascript_does() {
+        let mut doc = json!({"n": 3, "big": 9007199254740993u64, "o": {"a": [1, -0.0], "b": 2}});
+        for (path, value) in [
+            ("/n", json!(3.0)),
+            ("/big", json!(9007199254740992u64)),
+            ("/o", json!({"b": 2.0, "a": [1.0, 0]})),
+        ] {
+            run(&mut doc, &[json!({"op":"test","path":path,"value":value})])
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        for (path, value) in [
+            ("/n", json!("3")),
+            ("/o", json!({"a": [1, 0]})),
+            ("/n", json!(3.5)),
+        ] {
+            assert!(run(&mut doc, &[json!({"op":"test","path":path,"value":value})]).is_err());
+        }
+    }
+
+    #[test]
+    fn failing_patches_spend_what_they_copied() {
+        // Copying the document and then failing a test: undone each time, but each time the
+        // copy was made. Refunded, the same work could be repeated without end for ~100
+        // bytes of input each (seconds for 100 KB); spent, it runs out.
+        let mut doc = json!({"a": vec![0; 5000]});
+        let mut budget = Budget { remaining: 20_000 };
+        let failing = [
+            json!({"op":"copy","from":"","path":"/x"}),
+            json!({"op":"test","path":"/x","value":0}),
+        ];
+        for _ in 0..40 {
+            assert!(apply(&mut doc, &failing, &mut budget).is_err());
+        }
+        let copy = [json!({"op":"copy","from":"","path":"/x"})];
+        let err = apply(&mut doc, &copy, &mut budget).unwrap_err();
+        assert!(err.contains("may still copy"), "{err}");
+        assert_eq!(budget, Budget { remaining: 0 });
+        assert_eq!(doc, json!({"a": vec![0; 5000]}));
     }
 
     #[test]

@@ -518,6 +518,35 @@ mod tests {
     }
 
     #[test]
+    fn state_and_activity_snapshots_nest_at_most_max_depth() {
+        let nested = |levels: usize| {
+            let mut v = json!(1);
+            for _ in 0..levels {
+                v = json!({ "a": v });
+            }
+            v
+        };
+        let limit = crate::MAX_DEPTH;
+        let stream = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1"}),
+            json!({"type":"STATE_SNAPSHOT","snapshot":nested(limit)}),
+            json!({"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"plan","content":nested(limit)}),
+            json!({"type":"STATE_SNAPSHOT","snapshot":nested(limit + 1)}),
+            json!({"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"plan","content":nested(limit + 1)}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        asm.push(stream.as_bytes()).unwrap();
+        let snapshot = asm.snapshot();
+        // The deeper snapshots are skipped with a warning; the state and content stay.
+        assert_eq!(snapshot["state"], nested(limit));
+        assert_eq!(snapshot["messages"][0]["content"], nested(limit));
+        let codes: Vec<_> = asm.warnings().iter().map(|w| w.code.as_str()).collect();
+        assert_eq!(codes, ["INVALID_EVENT", "INVALID_EVENT"]);
+        let mut strict = StreamAssembler::new(AssemblerOptions::new().with_strict(true));
+        assert!(strict.push(stream.as_bytes()).is_err());
+    }
+
+    #[test]
     fn fatal_errors_fail_the_run_like_the_client() {
         let stream = sse(&[
             json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1"}),

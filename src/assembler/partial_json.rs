@@ -9,7 +9,8 @@
 //! - an unfinished string is included with the characters received so far (an unfinished
 //!   escape sequence is left out until it completes);
 //! - an unfinished number is included when its prefix is a number (`12.` reads as `12`, a lone
-//!   `-` is left out);
+//!   `-` is left out; one past the range of a double, `1e400`, reads as `null` until it is
+//!   complete, when it makes the text invalid);
 //! - an unfinished `true`/`false`/`null` is completed from its first letter;
 //! - an object key that is unfinished, or has no value yet, is left out.
 //!
@@ -17,7 +18,7 @@
 //! call) can ask for the [`Op`]s that turn the value they last saw into the current one, so that
 //! reading the value after every piece also costs O(new bytes).
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use crate::protocol::parse_number;
 use crate::MAX_DEPTH;
@@ -81,6 +82,46 @@ enum State {
     Invalid,
 }
 
+/// Where a number is in JSON's number grammar (`-?(0|[1-9]D*)(.D+)?([eE][+-]?D+)?`), so that
+/// a character that cannot continue it (`3-`, `01`, `1.e`) makes the text invalid at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NumberPart {
+    /// After the leading `-`.
+    Minus,
+    /// A leading `0` (no digit may follow).
+    Zero,
+    /// Integer digits.
+    Int,
+    /// After `.`.
+    Dot,
+    /// Fraction digits.
+    Frac,
+    /// After `e` or `E`.
+    Exp,
+    /// After the exponent's sign.
+    ExpSign,
+    /// Exponent digits.
+    ExpDigits,
+}
+
+impl NumberPart {
+    /// The part after `byte`, when the number can continue with it.
+    fn next(part: Option<NumberPart>, byte: u8) -> Option<NumberPart> {
+        use NumberPart::*;
+        Some(match (part, byte) {
+            (None, b'-') => Minus,
+            (None | Some(Minus), b'0') => Zero,
+            (None | Some(Minus) | Some(Int), b'0'..=b'9') => Int,
+            (Some(Zero | Int), b'.') => Dot,
+            (Some(Dot | Frac), b'0'..=b'9') => Frac,
+            (Some(Zero | Int | Frac), b'e' | b'E') => Exp,
+            (Some(Exp), b'+' | b'-') => ExpSign,
+            (Some(Exp | ExpSign | ExpDigits), b'0'..=b'9') => ExpDigits,
+            _ => return None,
+        })
+    }
+}
+
 /// Escape-sequence progress inside a string or key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Escape {
@@ -134,6 +175,8 @@ pub struct PartialJson {
     pending_key: Option<String>,
     /// Characters of the key, number or literal being read.
     token: String,
+    /// Where the number being read is in the number grammar.
+    number: Option<NumberPart>,
     /// Changes since the last `take_ops`, once a consumer asked for them.
     ops: Option<Vec<Op>>,
     /// Bytes consumed so far.
@@ -160,6 +203,7 @@ impl PartialJson {
             path: Vec::new(),
             pending_key: None,
             token: String::new(),
+            number: None,
             ops: None,
             consumed: 0,
             too_deep: false,
@@ -304,7 +348,7 @@ impl PartialJson {
     /// The best-effort value of an unfinished number or literal.
     fn partial_scalar(&self) -> Option<Value> {
         match self.state {
-            State::InNumber => number_prefix(&self.token).map(Value::Number),
+            State::InNumber => number_prefix(&self.token),
             State::InLiteral => match self.token.as_bytes().first() {
                 Some(b't') => Some(Value::Bool(true)),
                 Some(b'f') => Some(Value::Bool(false)),
@@ -316,6 +360,20 @@ impl PartialJson {
     }
 
     fn invalid(&mut self) {
+        // An unfinished number or literal may have been shown to a mirror (`take_ops`) as a
+        // best-effort value; it is not part of the value any more, so the mirror gets its
+        // container again (once: nothing changes after the error).
+        if matches!(self.state, State::InNumber | State::InLiteral) && self.ops.is_some() {
+            let value = node_mut(&mut self.root, &self.path, None)
+                .map(|v| v.clone())
+                .unwrap_or(Value::Null);
+            if let Some(ops) = self.ops.as_mut() {
+                ops.push(Op::Set {
+                    path: self.path.clone(),
+                    value,
+                });
+            }
+        }
         self.state = State::Invalid;
         self.token.clear();
     }
@@ -325,6 +383,10 @@ impl PartialJson {
         match self.state {
             State::InNumber => {
                 if matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                    self.number = NumberPart::next(self.number, byte);
+                    if self.number.is_none() {
+                        return self.invalid();
+                    }
                     self.token.push(char::from(byte));
                     return;
                 }
@@ -360,7 +422,8 @@ impl PartialJson {
                     self.invalid();
                 }
             }
-            _ if byte.is_ascii_whitespace() => {}
+            // JSON's whitespace (not form feed or vertical tab).
+            _ if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') => {}
             State::Value | State::ValueOrArrayEnd => match byte {
                 b']' if self.state == State::ValueOrArrayEnd => self.close(),
                 b'{' | b'[' if self.stack.len() >= MAX_DEPTH => {
@@ -383,6 +446,7 @@ impl PartialJson {
                 }
                 b'-' | b'0'..=b'9' => {
                     self.token.push(char::from(byte));
+                    self.number = NumberPart::next(None, byte);
                     self.state = State::InNumber;
                 }
                 b't' | b'f' | b'n' => {
@@ -413,7 +477,8 @@ impl PartialJson {
         }
     }
 
-    /// One byte inside a string or key that is a quote, a backslash, or part of an escape.
+    /// One byte inside a string or key that is a quote, a backslash, a control character (not
+    /// allowed unescaped), or part of an escape.
     fn string_byte(&mut self, byte: u8) {
         match self.escape {
             Escape::None => match byte {
@@ -589,9 +654,9 @@ impl PartialJson {
 
 /// Why `text`, the whole arguments of a completed tool call, cannot be used as its arguments:
 /// it is not one JSON value, or it nests deeper than [`MAX_DEPTH`] levels. `None` for valid
-/// JSON and for empty (or blank) arguments, which mean none.
+/// JSON and for empty (or blank: JSON whitespace only) arguments, which mean none.
 pub fn arguments_error(text: &str) -> Option<String> {
-    if text.trim().is_empty() {
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return None;
     }
     let mut parser = PartialJson::new();
@@ -609,10 +674,15 @@ pub fn arguments_error(text: &str) -> Option<String> {
     }
 }
 
-/// The longest prefix of `token` that is a JSON number, as a number.
-fn number_prefix(token: &str) -> Option<Number> {
+/// The longest prefix of `token` (a prefix of a JSON number) that is a JSON number, as a
+/// number; `null` when it is past the range of a double (as `JSON.stringify` writes an infinite
+/// number: a later digit or exponent may bring it back, so it keeps its place in the mirror).
+fn number_prefix(token: &str) -> Option<Value> {
     let trimmed = token.trim_end_matches(['-', '+', '.', 'e', 'E']);
-    parse_number(trimmed)
+    if trimmed.is_empty() {
+        return None;
+    }
+    Some(parse_number(trimmed).map_or(Value::Null, Value::Number))
 }
 
 /// The node at `path` + `segment` inside `root`.
@@ -835,6 +905,77 @@ mod tests {
     }
 
     #[test]
+    fn texts_json_refuses_are_invalid() {
+        // Numbers that no character can complete, whitespace JSON does not have, and control
+        // characters inside strings and keys: serde_json and `JSON.parse` refuse them all.
+        for text in [
+            "3-",
+            "01",
+            "-01",
+            "1..",
+            "1.e5",
+            "1e5.",
+            "1e+-2",
+            "--1",
+            "0x1",
+            "[1, 2-",
+            "{\"a\": 00",
+            "\u{c}1",
+            "1\u{b}",
+            "[\u{c}]",
+            "\"a\u{0}\"",
+            "\"a\nb\"",
+            "{\"k\u{1f}\": 1}",
+            "[\"\t\"]",
+        ] {
+            let mut p = PartialJson::new();
+            p.push(text);
+            assert!(p.is_invalid(), "{text:?}");
+            assert!(!p.is_complete(), "{text:?}");
+            assert!(arguments_error(text).is_some(), "{text:?}");
+        }
+        // Unfinished, not invalid.
+        for text in ["-", "1.", "1e", "1E+", "-0.", "[0", "\"a\\"] {
+            let mut p = PartialJson::new();
+            p.push(text);
+            assert!(!p.is_invalid() && !p.is_complete(), "{text:?}");
+        }
+        for text in [
+            "-0",
+            "0",
+            "0.5e-3",
+            "10E+2",
+            " \t\r\n[1]\n",
+            "\"\\u0007 \\t\"",
+        ] {
+            let mut p = PartialJson::new();
+            p.push(text);
+            assert!(p.is_complete(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn arguments_past_the_double_range_are_unusable() {
+        // As the event reader and the preview parser read them (`src/protocol/mod.rs`).
+        for text in ["1e400", "[1e400]", r#"{"a": -1e309}"#] {
+            assert!(arguments_error(text).is_some(), "{text}");
+        }
+        for text in ["1e308", "[1e-400]", r#"{"a": "1e400"}"#] {
+            assert_eq!(arguments_error(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_json_whitespace_is_blank_arguments() {
+        assert_eq!(arguments_error(""), None);
+        assert_eq!(arguments_error(" \t\r\n"), None);
+        // Not JSON whitespace: `JSON.parse` refuses these, so they are not "no arguments".
+        for text in ["\u{b}", "\u{c}", "\u{a0}", "\u{2028}", " \u{3000} "] {
+            assert!(arguments_error(text).is_some(), "{text:?}");
+        }
+    }
+
+    #[test]
     fn lone_surrogates_become_replacement_characters() {
         let mut p = PartialJson::new();
         p.push(r#"["\ud800x", "\udc00", "\ud800\ud83d\ude00"]"#);
@@ -855,6 +996,65 @@ mod tests {
                 apply(&mut mirror, ops);
                 let expected = p.value().unwrap_or(Value::Null);
                 assert_eq!(mirror.clone().unwrap_or(Value::Null), expected, "{sample}");
+            }
+        }
+    }
+
+    #[test]
+    fn ops_drop_an_unfinished_scalar_when_the_text_turns_invalid() {
+        for (start, rest) in [
+            ("f", "\u{0}"),
+            (r#"{"a": 1, "b": t"#, "x"),
+            (r#"[1.5e"#, "]"),
+            (r#"{"a": [nu"#, " "),
+            (r#"{"a": {"b": -"#, "}"),
+        ] {
+            let mut p = PartialJson::new();
+            let mut mirror = None;
+            p.push(start);
+            apply(&mut mirror, p.take_ops());
+            p.push(rest);
+            assert!(p.is_invalid(), "{start}{rest}");
+            apply(&mut mirror, p.take_ops());
+            assert_eq!(
+                mirror.unwrap_or(Value::Null),
+                p.value().unwrap_or(Value::Null),
+                "{start}{rest}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unfinished_number_past_the_double_range_keeps_its_place() {
+        // `1e40` is a number, `1e400` is not (a double overflows): it shows as `null` until it
+        // ends, then the text is invalid. A long mantissa comes back with its exponent.
+        let long = format!("[1{}", "0".repeat(400));
+        let cases: [&[(&str, Value)]; 2] = [
+            &[
+                ("[1e40", json!([1e40])),
+                ("0", json!([null])),
+                ("]", json!([])),
+            ],
+            &[
+                (&long, json!([null])),
+                ("e-400", json!([1.0])),
+                ("]", json!([1.0])),
+            ],
+        ];
+        for steps in cases {
+            let mut p = PartialJson::new();
+            let mut mirror = None;
+            for (piece, expected) in steps {
+                p.push(piece);
+                apply(&mut mirror, p.take_ops());
+                let value = p.value().unwrap_or(Value::Null);
+                assert_eq!(mirror.clone().unwrap_or(Value::Null), value, "{piece}");
+                if cfg!(feature = "full") {
+                    assert!(
+                        crate::protocol::json_eq(&value, expected),
+                        "{piece}: {value}"
+                    );
+                }
             }
         }
     }

@@ -207,7 +207,8 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` after a terminal event, or while a message is open (created with
-    /// [`message`](Self::message) and not completed) unless [`CompleteOptions::close_open`].
+    /// [`message`](Self::message) and not completed) unless [`CompleteOptions::close_open`];
+    /// `INVALID_OPTION` for a `usage` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn completed(&mut self, options: CompleteOptions) -> Result<Vec<u8>> {
         self.check_live()?;
         if let Some(usage) = &options.usage {
@@ -274,7 +275,8 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` after a terminal event, or when `options` names an id already used in
-    /// this response; `INVALID_OPTION` when no randomness is available for the id.
+    /// this response; `INVALID_OPTION` when no randomness is available for the id, or for a
+    /// `usage` or `metadata` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn message(&mut self, options: MessageOptions) -> Result<MessageHandle> {
         self.check_live()?;
         for (map, what) in [
@@ -369,7 +371,8 @@ impl ResponseBuilder {
     ///
     /// # Errors
     ///
-    /// `BUILDER_STATE` if the message is completed, or after a terminal event.
+    /// `BUILDER_STATE` if the message is completed, or after a terminal event;
+    /// `INVALID_OPTION` for a `usage` nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn set_message_usage(&mut self, message: MessageHandle, usage: JsonMap) -> Result<()> {
         self.check_live()?;
         check_map_depth(&usage, ErrorCode::InvalidOption, "The usage")?;
@@ -418,7 +421,8 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` if the part is completed, its message is completed, the value does not
-    /// fit the part's type (see [`ContentValue`]), or after a terminal event.
+    /// fit the part's type (see [`ContentValue`]), or after a terminal event; `INVALID_OPTION`
+    /// for an object nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn delta(&mut self, content: ContentHandle, value: ContentValue<'_>) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         self.delta_into(content, value, &mut out)?;
@@ -505,8 +509,9 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// `BUILDER_STATE` if the part or its message is completed, a string is given for a data
-    /// part, or after a terminal event; `INVALID_OPTION` for an unknown field name or a field
-    /// that is not a string or null.
+    /// part, or after a terminal event; `INVALID_OPTION` for an unknown field name, a field
+    /// that is not a string or null, or an object nested deeper than
+    /// [`MAX_DEPTH`](crate::MAX_DEPTH).
     pub fn set(&mut self, content: ContentHandle, value: ContentValue<'_>) -> Result<Vec<u8>> {
         self.check_live()?;
         let part = self.open_part(content)?;

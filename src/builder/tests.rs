@@ -504,6 +504,57 @@ fn wrong_values_are_refused_without_effect() {
 }
 
 #[test]
+fn values_deeper_than_max_depth_are_refused_without_effect() {
+    let nested = |levels: usize| {
+        let mut v = json!(1);
+        for _ in 0..levels {
+            v = json!({ "a": v });
+        }
+        map(v)
+    };
+    // An object of MAX_DEPTH levels is fine, one more is not: usage and metadata given to
+    // `message`, `set_message_usage` and `completed`, data deltas and set values.
+    let deep = nested(crate::MAX_DEPTH + 1);
+    let mut rb = rb();
+    for options in [
+        MessageOptions::new().usage(deep.clone()),
+        MessageOptions::new().metadata(deep.clone()),
+    ] {
+        misuse(&mut rb, ErrorCode::InvalidOption, |rb| rb.message(options));
+    }
+    let m = rb
+        .message(MessageOptions::new().metadata(nested(crate::MAX_DEPTH)))
+        .unwrap();
+    let data = rb.content(m, ContentType::Data).unwrap();
+    misuse(&mut rb, ErrorCode::InvalidOption, |rb| {
+        rb.delta(data, ContentValue::Fields(deep.clone()))
+    });
+    misuse(&mut rb, ErrorCode::InvalidOption, |rb| {
+        rb.set(data, ContentValue::Fields(deep.clone()))
+    });
+    misuse(&mut rb, ErrorCode::InvalidOption, |rb| {
+        rb.set_message_usage(m, deep.clone())
+    });
+    misuse(&mut rb, ErrorCode::InvalidOption, |rb| {
+        rb.completed(CompleteOptions::new().usage(deep.clone()).close_open(true))
+    });
+    assert_eq!(rb.next_sequence_number(), 0);
+    let mut body = rb
+        .delta(data, ContentValue::Fields(nested(crate::MAX_DEPTH)))
+        .unwrap();
+    body.extend(
+        rb.completed(
+            CompleteOptions::new()
+                .usage(nested(crate::MAX_DEPTH))
+                .close_open(true),
+        )
+        .unwrap(),
+    );
+    // What was accepted reads back.
+    assert_eq!(events(&body).len(), 7);
+}
+
+#[test]
 fn data_deltas_deep_merge_into_the_completed_value() {
     let mut rb = rb();
     let m = rb.message(MessageOptions::new()).unwrap();

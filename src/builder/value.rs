@@ -11,8 +11,9 @@
 //! | `video`   | error           | error             | `video_url`   | `video_url`                                   |
 //!
 //! A wrong kind of value for the part (a data delta on a text part, a delta on a media part) is
-//! `BUILDER_STATE`; an unknown field name, or a field that is neither a string nor null, is
-//! `INVALID_OPTION`. `set` replaces the whole value: fields not named become null.
+//! `BUILDER_STATE`; an unknown field name, a field that is neither a string nor null, or an
+//! object nested deeper than [`MAX_DEPTH`](crate::MAX_DEPTH) levels (what the builder emits, it
+//! reads back) is `INVALID_OPTION`. `set` replaces the whole value: fields not named become null.
 
 use serde_json::Value;
 

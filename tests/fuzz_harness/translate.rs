@@ -1,0 +1,202 @@
+//! The `translate` target: `openai::Translator` between every pair of protocols (Agent API,
+//! Responses, A2A, AG-UI), over arbitrary bytes or over agentwire's own output, split anywhere.
+//!
+//! Input: a byte picking the pair (bits 0–1 the source, bits 2–3 the target), a byte picking
+//! the input (bit 0: a builder script writing the source protocol, see [`super::script`];
+//! otherwise raw bytes; bit 1: NDJSON for an Agent API source), up to 16 `u16` cut offsets,
+//! then the input.
+//!
+//! Properties:
+//! - no panic; an unsupported pair (AG-UI as the source) is `INVALID_OPTION`;
+//! - the output does not depend on where the input was cut (generated ids aside), nor does an
+//!   error;
+//! - a `StreamAssembler` of the target protocol reads the output, whatever it is, without a
+//!   panic;
+//! - for agentwire's own output: the translation succeeds without warnings, and the target's
+//!   assembler reads it without an `INVALID_EVENT` warning (and without an error).
+
+use agentwire::assembler::{AssemblerOptions, Protocol, StreamAssembler, WarningCode};
+use agentwire::codec::Format;
+use agentwire::openai::Translator;
+use agentwire::ErrorCode;
+
+use super::assembler_harness::normalize_ids;
+use super::{short, Gen};
+
+const PROTOCOLS: [Protocol; 4] = [
+    Protocol::AgentApi,
+    Protocol::OpenAiResponses,
+    Protocol::A2a,
+    Protocol::AgUi,
+];
+
+/// What a translation produced: the output, the first error's code, the warning codes.
+struct Translated {
+    out: Vec<u8>,
+    error: Option<ErrorCode>,
+    warnings: Vec<String>,
+}
+
+fn translate(
+    from: Protocol,
+    to: Protocol,
+    input: &[u8],
+    ends: &[usize],
+) -> Result<Translated, String> {
+    let mut t = Translator::new(from, to).map_err(|e| format!("no translator: {e}"))?;
+    let mut out = Vec::new();
+    let mut error = None;
+    let mut start = 0;
+    for &end in ends {
+        match t.push(input.get(start..end).unwrap_or_default()) {
+            Ok(bytes) => out.extend(bytes),
+            Err(e) => {
+                error = Some(e.code());
+                break;
+            }
+        }
+        start = end;
+    }
+    if error.is_none() {
+        match t.finish() {
+            Ok(bytes) => out.extend(bytes),
+            Err(e) => error = Some(e.code()),
+        }
+    }
+    let warnings = t
+        .warnings()
+        .iter()
+        .map(|w| format!("{}: {}", w.code.as_str(), w.message))
+        .collect();
+    Ok(Translated {
+        out,
+        error,
+        warnings,
+    })
+}
+
+pub fn check(data: &[u8]) -> Result<(), String> {
+    if !cfg!(feature = "full") {
+        // The lite build reads the Agent API only: the other protocols is not there to fuzz.
+        return Ok(());
+    }
+    let mut g = Gen::new(data);
+    let pair = g.byte();
+    let from = PROTOCOLS[usize::from(pair & 3)];
+    let to = PROTOCOLS[usize::from((pair >> 2) & 3)];
+    let mode = g.byte();
+    let own = mode & 1 == 1;
+    let cuts: Vec<u16> = {
+        let n = g.below(17);
+        (0..n).map(|_| g.u16()).collect()
+    };
+    if from == Protocol::AgUi {
+        return match Translator::new(from, to) {
+            Err(e) if e.code() == ErrorCode::InvalidOption => Ok(()),
+            Err(e) => Err(format!("from AG-UI: {e}, not INVALID_OPTION")),
+            Ok(_) => Err("a translator from AG-UI was made".into()),
+        };
+    }
+    let input = if own {
+        let format = if from == Protocol::AgentApi && mode & 2 == 2 {
+            Format::Ndjson
+        } else {
+            Format::Sse
+        };
+        let finish = g.flag();
+        super::script::run(&mut g, from, format, false, finish)?.bytes
+    } else {
+        g.rest().to_vec()
+    };
+    let mut ends: Vec<usize> = cuts
+        .iter()
+        .map(|&c| usize::from(c) % (input.len() + 1))
+        .collect();
+    ends.sort_unstable();
+    ends.push(input.len());
+    let fail = |what: String| {
+        Err(format!(
+            "{} -> {}: {what}\n  input {:?}\n  cut at {ends:?}",
+            from.as_str(),
+            to.as_str(),
+            short(&String::from_utf8_lossy(&input))
+        ))
+    };
+
+    let whole = translate(from, to, &input, &[input.len()])?;
+    let split = translate(from, to, &input, &ends)?;
+    if whole.error != split.error {
+        return fail(format!(
+            "the error depends on the cuts: whole {:?}, cut {:?}",
+            whole.error, split.error
+        ));
+    }
+    let (a, b) = (
+        normalize_ids(&String::from_utf8_lossy(&whole.out)),
+        normalize_ids(&String::from_utf8_lossy(&split.out)),
+    );
+    if a != b {
+        return fail(format!(
+            "the output depends on the cuts\n  whole {}\n  cut   {}",
+            short(&a),
+            short(&b)
+        ));
+    }
+    if own {
+        if let Some(e) = whole.error {
+            return fail(format!("translating agentwire's own output failed: {e:?}"));
+        }
+        if let Some(w) = whole.warnings.first() {
+            return fail(format!("translating agentwire's own output warns {w}"));
+        }
+    }
+
+    // The target's reader, cut at the same offsets (scaled to the output).
+    let mut asm = StreamAssembler::new(AssemblerOptions::new().with_protocol(Some(to)));
+    let out = &whole.out;
+    let mut out_ends: Vec<usize> = ends
+        .iter()
+        .map(|&e| e * out.len() / input.len().max(1))
+        .map(|e| e.min(out.len()))
+        .collect();
+    out_ends.sort_unstable();
+    out_ends.push(out.len());
+    let mut start = 0;
+    let mut error = None;
+    for &end in &out_ends {
+        if let Err(e) = asm.push(out.get(start..end).unwrap_or_default()) {
+            error = Some(e);
+            break;
+        }
+        start = end;
+    }
+    if error.is_none() {
+        if let Err(e) = asm.finish() {
+            error = Some(e);
+        }
+    }
+    let _ = asm.snapshot();
+    let _ = asm.tool_calls();
+    if own {
+        let output = String::from_utf8_lossy(out);
+        if let Some(e) = error {
+            return fail(format!(
+                "the target's assembler fails on the translation: {e}\n  output {}",
+                short(&output)
+            ));
+        }
+        if let Some(w) = asm
+            .warnings()
+            .iter()
+            .find(|w| w.code == WarningCode::InvalidEvent)
+        {
+            return fail(format!(
+                "the target's assembler warns {}: {}\n  output {}",
+                w.code.as_str(),
+                w.message,
+                short(&output)
+            ));
+        }
+    }
+    Ok(())
+}
