@@ -656,7 +656,7 @@ impl PartialJson {
 /// it is not one JSON value, or it nests deeper than [`MAX_DEPTH`] levels. `None` for valid
 /// JSON and for empty (or blank: JSON whitespace only) arguments, which mean none.
 pub fn arguments_error(text: &str) -> Option<String> {
-    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+    if text.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
         return None;
     }
     let mut parser = PartialJson::new();
