@@ -666,36 +666,45 @@ export const hostileCases = {
     // Call snapshot() from every depth of a recursion that exhausts the stack, from the deepest
     // up, until a call ran out of stack inside a wasm frame. Each round uses one object (made with
     // the stack to spare), stops at its first loss, and the next round starts one depth above
-    // it: at the first depth that fits the JS part of the call, the wasm part overflows.
+    // it: at the first depth that fits the JS part of the call, the wasm part may overflow. Where
+    // the depths fall depends on the engine's frame sizes, so the walk is repeated with the call
+    // given 0, 1, 2, … unused arguments (8 more bytes of stack each).
     const inWasm = (e) => /wasm-function|wasm:\/\//.test(String((e.cause ?? e).stack));
     const errors = [];
     const made = [];
-    let limit = Infinity;
-    for (let round = 0; round < 200 && !errors.some(inWasm); round++) {
-      const asm = deep();
-      made.push(asm);
-      let state = "calling";
-      let lostAt = -1;
-      const sweep = (depth) => {
-        try { sweep(depth + 1); } catch { /* the stack is exhausted below */ }
-        if (state !== "calling" || depth >= limit) return;
-        try {
-          asm.snapshot();
-          state = "through";
-        } catch (e) {
-          // Only what needs no stack here: the stack may be all but exhausted. (A RangeError
-          // that escaped (the stack too short even for the coded error) still lost the instance:
-          // the next call says INSTANCE_LOST, with the RangeError as its cause.)
-          errors.push(e);
-          if (e.code === "INSTANCE_LOST") {
-            state = "lost";
-            lostAt = depth;
+    let asm = null;
+    const render = function () {
+      return asm.snapshot();
+    };
+    for (let pad = 0; pad < 64 && !errors.some(inWasm); pad++) {
+      const unused = new Array(pad).fill(0);
+      let limit = Infinity;
+      for (let round = 0; round < 50 && !errors.some(inWasm); round++) {
+        asm = deep();
+        made.push(asm);
+        let state = "calling";
+        let lostAt = -1;
+        const sweep = (depth) => {
+          try { sweep(depth + 1); } catch { /* the stack is exhausted below */ }
+          if (state !== "calling" || depth >= limit) return;
+          try {
+            render.apply(null, unused);
+            state = "through";
+          } catch (e) {
+            // Only what needs no stack here: the stack may be all but exhausted. (A RangeError
+            // that escaped, the stack too short even for the coded error, still lost the
+            // instance: the next call says INSTANCE_LOST, with the RangeError as its cause.)
+            errors.push(e);
+            if (e.code === "INSTANCE_LOST") {
+              state = "lost";
+              lostAt = depth;
+            }
           }
-        }
-      };
-      sweep(0);
-      if (state !== "lost") break;
-      limit = lostAt;
+        };
+        sweep(0);
+        if (state !== "lost") break;
+        limit = lostAt;
+      }
     }
     assert.ok(errors.some(inWasm), `no call overflowed inside wasm: ${errors.length} errors`);
     for (const e of errors) assert.ok(e.code === "INSTANCE_LOST" || (e instanceof RangeError && e.code === undefined), String(e));
