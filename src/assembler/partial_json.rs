@@ -656,23 +656,27 @@ impl PartialJson {
 /// it is not one JSON value, or it nests deeper than [`MAX_DEPTH`] levels. `None` for valid
 /// JSON and for empty (or blank: JSON whitespace only) arguments, which mean none.
 pub fn arguments_error(text: &str) -> Option<String> {
-    if text.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+    if text
+        .bytes()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
         return None;
     }
     let mut parser = PartialJson::new();
     parser.push(text);
-    if parser.is_too_deep() {
-        Some(format!(
-            "The arguments nest deeper than {MAX_DEPTH} levels."
-        ))
-    } else if parser.is_invalid() {
-        Some("The arguments are not valid JSON.".to_owned())
-    } else if !parser.is_complete() {
-        Some("The arguments are not valid JSON: the text ends inside the value.".to_owned())
+    let why = if parser.is_too_deep() {
+        TOO_DEEP
+    } else if parser.is_invalid() || !parser.is_complete() {
+        "The arguments are not valid JSON."
     } else {
-        None
-    }
+        return None;
+    };
+    Some(why.to_owned())
 }
+
+/// The reason given for arguments nested deeper than [`MAX_DEPTH`] (a literal: one string, no
+/// formatting code in the module; a test checks it names the limit).
+const TOO_DEEP: &str = "The arguments nest deeper than 100 levels.";
 
 /// The longest prefix of `token` (a prefix of a JSON number) that is a JSON number, as a
 /// number; `null` when it is past the range of a double (as `JSON.stringify` writes an infinite
@@ -736,6 +740,11 @@ fn place(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_depth_reason_names_the_limit() {
+        assert!(TOO_DEEP.contains(&format!(" {MAX_DEPTH} ")));
+    }
 
     #[test]
     fn arguments_error_agrees_with_serde_json() {

@@ -34,43 +34,41 @@ fn is_low(code: u32) -> bool {
 /// `memchr` pass over the backslashes).
 pub fn repair_lone_surrogates(json: &str) -> Cow<'_, str> {
     let bytes = json.as_bytes();
-    let mut lone: Vec<usize> = Vec::new();
+    // The code unit of the `\uXXXX` escape whose `u` is at `at`.
+    let unit = |at: usize| {
+        (bytes.get(at) == Some(&b'u'))
+            .then(|| code_unit(bytes.get(at + 1..at + 5)))
+            .flatten()
+    };
+    let mut repaired: Option<Vec<u8>> = None;
     let mut i = 0;
     while let Some(found) = bytes.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
         let at = i + found;
-        if bytes.get(at + 1) != Some(&b'u') {
-            // Any other escape: skip the escaped character (`\\` included).
-            i = at + 2;
-            continue;
-        }
-        let Some(code) = code_unit(bytes.get(at + 2..at + 6)) else {
-            i = at + 2;
-            continue;
-        };
-        if is_high(code) {
-            let paired = bytes.get(at + 6..at + 8) == Some(b"\\u")
-                && code_unit(bytes.get(at + 8..at + 12)).is_some_and(is_low);
+        // Any escape but `\u`: skip the escaped character (`\\` included).
+        i = at + 2;
+        let Some(code) = unit(at + 1) else { continue };
+        i = at + 6;
+        let lone = if is_high(code) {
+            let paired = bytes.get(at + 6) == Some(&b'\\') && unit(at + 7).is_some_and(is_low);
             if paired {
                 i = at + 12;
-                continue;
             }
-            lone.push(at);
-        } else if is_low(code) {
-            lone.push(at);
-        }
-        i = at + 6;
-    }
-    if lone.is_empty() {
-        return Cow::Borrowed(json);
-    }
-    let mut out = bytes.to_vec();
-    for at in lone {
-        if let Some(slot) = out.get_mut(at..at + 6) {
-            slot.copy_from_slice(REPLACEMENT);
+            !paired
+        } else {
+            is_low(code)
+        };
+        if lone {
+            let out = repaired.get_or_insert_with(|| bytes.to_vec());
+            if let Some(slot) = out.get_mut(at..at + 6) {
+                slot.copy_from_slice(REPLACEMENT);
+            }
         }
     }
-    // Six ASCII bytes replaced six ASCII bytes: still UTF-8.
-    Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| json.to_owned()))
+    match repaired {
+        None => Cow::Borrowed(json),
+        // Six ASCII bytes replaced six ASCII bytes: still UTF-8.
+        Some(out) => Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| json.to_owned())),
+    }
 }
 
 #[cfg(test)]

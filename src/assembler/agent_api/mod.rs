@@ -330,10 +330,7 @@ impl AgentApiFold {
         if self.outcome.is_settled() {
             return cx.warn(
                 WarningCode::EventAfterEnd,
-                format!(
-                    "A {} event after the run ended was ignored.",
-                    event_kind(&event)
-                ),
+                "An event after the run ended was ignored.",
             );
         }
         match event {
@@ -668,16 +665,7 @@ impl AgentApiFold {
             return self.put_part(slot, index, content, completed, true, cx);
         };
         if part.completed || part.content.body.type_str() != content.body.type_str() {
-            let (old, new) = (part.content.body.type_str(), content.body.type_str());
-            return refuse(
-                cx,
-                &message.message.id,
-                index,
-                part.completed,
-                old,
-                new,
-                "delta",
-            );
+            return refuse(cx, part.completed);
         }
         part.from_deltas = true;
         let mut text_delta: Option<String> = None;
@@ -826,9 +814,7 @@ impl AgentApiFold {
                     // The completed value again (a completed message repeats its parts).
                     return Ok(());
                 }
-                let msg_id = content.msg_id.as_deref().unwrap_or_default();
-                let (old, new) = (part.content.body.type_str(), content.body.type_str());
-                return refuse(cx, msg_id, index, part.completed, old, new, "value");
+                return refuse(cx, part.completed);
             }
             Some(part) => {
                 let same_type = true;
@@ -939,7 +925,6 @@ impl AgentApiFold {
         if !is_call_type(&message.message.message_type) {
             return Ok(());
         }
-        let msg_id = &message.message.id;
         let Some(Some(part)) = message.parts.get_mut(index) else {
             return Ok(());
         };
@@ -950,14 +935,16 @@ impl AgentApiFold {
             return Ok(());
         };
         let error = arguments_error(&raw);
-        let warning = error.as_ref().map(|e| {
-            format!("Tool call {index} of message {msg_id} completed with unusable arguments: {e}")
-        });
+        let invalid = error.is_some();
         part.arguments_checked = Some(error);
-        match warning {
-            Some(message) => cx.warn(WarningCode::InvalidArguments, message),
-            None => Ok(()),
+        if invalid {
+            // The call's `argumentsError` says why.
+            cx.warn(
+                WarningCode::InvalidArguments,
+                "A tool call completed with unusable arguments; it must not be run.",
+            )?;
         }
+        Ok(())
     }
 
     fn on_message(&mut self, mut message: Message, cx: &mut EventCx<'_>) -> Result<()> {
@@ -1163,47 +1150,21 @@ impl AgentApiFold {
     }
 }
 
-/// Reports a content `kind` ("delta" or "value") of type `new` refused by part `index` of
-/// message `msg_id`: the part completed (its value is final), or it is an `old` part.
+/// Reports a content event refused by a part: the part completed (its value is final), or it
+/// is of another type. (The warning's offset and sequence number point at the event.)
 #[cold]
 #[inline(never)]
-fn refuse(
-    cx: &mut EventCx<'_>,
-    msg_id: &str,
-    index: usize,
-    completed: bool,
-    old: &str,
-    new: &str,
-    kind: &str,
-) -> Result<()> {
+fn refuse(cx: &mut EventCx<'_>, completed: bool) -> Result<()> {
     if completed {
         cx.warn(
             WarningCode::EventAfterEnd,
-            format!(
-                "A {kind} for part {index} of message {msg_id} after it completed was ignored."
-            ),
+            "Content for a part that already completed was ignored.",
         )
     } else {
         cx.warn(
             WarningCode::InvalidEvent,
-            format!(
-                "A {new} {kind} for part {index} of message {msg_id}, a {old} part, was ignored."
-            ),
+            "Content of another type than its part was ignored.",
         )
-    }
-}
-
-/// The `object` of an event, for messages.
-fn event_kind(event: &Event) -> &str {
-    match event {
-        Event::Response(_) => "response",
-        Event::Message(_) => "message",
-        Event::Content(_) => "content",
-        Event::ServerError(_) => "error",
-        Event::Other(map) => map
-            .get("object")
-            .and_then(Value::as_str)
-            .unwrap_or("unknown"),
     }
 }
 
