@@ -9,8 +9,8 @@
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Serializer};
 
-use crate::codec::{encode_ndjson, encode_sse, Format};
-use crate::protocol::json::PydanticFormatter;
+use crate::codec::Format;
+use crate::protocol::json::{PydanticFormatter, Wire};
 use crate::protocol::{AgentResponse, Content, ContentType, Event, JsonMap, JsonOptions, Message};
 use crate::{Error, ErrorCode, Result};
 
@@ -210,14 +210,19 @@ impl AgentApiEncoder {
         self.format
     }
 
-    fn frame(&self, out: &mut Vec<u8>, json: &str) -> Result<()> {
-        match self.format {
-            Format::Ndjson => encode_ndjson(out, json),
-            Format::Sse | Format::Auto => {
-                encode_sse(out, json);
-                Ok(())
-            }
+    /// Frames a model's JSON, written straight into `out` (not into a string first: a final
+    /// event holds a whole answer, and a copy of it doubled the builder's peak memory). Its
+    /// compact JSON has no line break, so this is `frame` of the same text.
+    fn frame_model<T: Serialize>(&self, out: &mut Vec<u8>, model: &T) -> Result<()> {
+        let sse = !matches!(self.format, Format::Ndjson);
+        if sse {
+            out.extend_from_slice(b"data: ");
         }
+        let mut serializer = Serializer::with_formatter(&mut *out, PydanticFormatter);
+        // Our models only have string keys: writing them into a `Vec` cannot fail.
+        let _ = model.serialize(&mut serializer);
+        out.extend_from_slice(if sse { b"\n\n" } else { b"\n" });
+        Ok(())
     }
 
     /// Writes a delta event directly: no model, no `Value`, one pass.
@@ -302,12 +307,12 @@ impl Encoder for AgentApiEncoder {
                 );
                 Ok(())
             }
-            BuilderEvent::Response(r) => self.frame(out, &r.to_json_with(self.json)),
+            BuilderEvent::Response(r) => self.frame_model(out, &Wire(*r, self.json)),
             BuilderEvent::MessageStarted(m) | BuilderEvent::MessageCompleted(m) => {
-                self.frame(out, &m.to_json_with(self.json))
+                self.frame_model(out, &Wire(*m, self.json))
             }
             BuilderEvent::ContentSnapshot(c) | BuilderEvent::ContentCompleted(c) => {
-                self.frame(out, &c.to_json_with(self.json))
+                self.frame_model(out, &Wire(*c, self.json))
             }
         }
     }
@@ -347,6 +352,37 @@ fn push_str(out: &mut Vec<u8>, s: &str) {
 mod tests {
     use super::*;
 
+    /// The codec's framing of a JSON text: what every event of the encoder must equal.
+    fn reference_frame(format: Format, out: &mut Vec<u8>, json: &str) {
+        match format {
+            Format::Ndjson => crate::codec::encode_ndjson(out, json).unwrap(),
+            Format::Sse | Format::Auto => crate::codec::encode_sse(out, json),
+        }
+    }
+
+    #[test]
+    fn models_are_framed_as_the_codec_frames_their_json() {
+        let mut message = Message::with_id("m\n1");
+        message.content = Some(vec![Content::text("line\nbreak\r\u{2028}é")]);
+        let mut response = AgentResponse::with_id("r1".to_owned(), 7);
+        response.output = Some(vec![message.clone()]);
+        let content = Content::text("a\nb").with_msg_id("m1");
+        for format in [Format::Sse, Format::Ndjson] {
+            let mut enc = AgentApiEncoder::new(format).unwrap();
+            for (event, json) in [
+                (BuilderEvent::Response(&response), response.to_json()),
+                (BuilderEvent::MessageCompleted(&message), message.to_json()),
+                (BuilderEvent::ContentCompleted(&content), content.to_json()),
+            ] {
+                let mut ours = Vec::new();
+                enc.encode(&event, &mut ours).unwrap();
+                let mut theirs = Vec::new();
+                reference_frame(format, &mut theirs, &json);
+                assert_eq!(ours, theirs);
+            }
+        }
+    }
+
     #[test]
     fn u64_digits() {
         for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
@@ -385,7 +421,7 @@ mod tests {
                         let json = d
                             .to_event()
                             .to_json_with(JsonOptions::new().omit_nulls(omit));
-                        enc.frame(&mut slow, &json).unwrap();
+                        reference_frame(format, &mut slow, &json);
                         assert_eq!(
                             String::from_utf8(fast).unwrap(),
                             String::from_utf8(slow).unwrap()
@@ -408,7 +444,7 @@ mod tests {
                 let json = d
                     .to_event()
                     .to_json_with(JsonOptions::new().omit_nulls(omit));
-                enc.frame(&mut slow, &json).unwrap();
+                reference_frame(format, &mut slow, &json);
                 assert_eq!(
                     String::from_utf8(fast).unwrap(),
                     String::from_utf8(slow).unwrap()
