@@ -3,6 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(feature = "full")]
+pub(crate) use super::agent_api::PartView;
 use super::outcome::Outcome;
 use super::warning::Warning;
 
@@ -150,6 +152,19 @@ pub(crate) trait UpdateSink {
     );
     /// Any other update.
     fn other(&mut self, update: Update);
+    /// A content part changed (an [`Update::Content`] of `part`, written from the stored part:
+    /// a sink that serialises can do so without building a `Value` of it). Full build only:
+    /// lite, sized first, builds the `Value`.
+    #[cfg(feature = "full")]
+    fn content(&mut self, message_id: &str, index: usize, part: &PartView<'_>) {
+        if let Ok(part) = serde_json::to_value(part) {
+            self.other(Update::Content {
+                message_id: message_id.to_owned(),
+                index,
+                part,
+            });
+        }
+    }
 }
 
 impl UpdateSink for Vec<Update> {

@@ -27,7 +27,8 @@ use std::collections::HashMap;
 
 use wasm_bindgen::JsValue;
 
-use super::convert::to_js;
+#[cfg(feature = "full")]
+use crate::assembler::update::PartView;
 use crate::assembler::update::UpdateSink;
 use crate::assembler::words::same;
 use crate::assembler::Update;
@@ -61,7 +62,16 @@ pub struct Outbox {
     text16: Vec<u16>,
     /// Whether the host decodes UTF-16 (JS's `TextDecoder("utf-16le")`).
     utf16: bool,
+    /// The updates of other kinds. The full build keeps them as the JSON text of an array's
+    /// items (no brackets), written as they arrive, so a content part crosses as text without
+    /// first becoming a `Value`; lite, sized first, keeps the updates.
+    #[cfg(feature = "full")]
+    others: String,
+    #[cfg(not(feature = "full"))]
     others: Vec<Update>,
+    /// How many updates `others` holds.
+    #[cfg(feature = "full")]
+    others_count: usize,
     /// Every string sent to JS, by position; JS keeps the same list.
     strings: Vec<String>,
     positions: HashMap<String, usize>,
@@ -88,6 +98,10 @@ impl Outbox {
         self.text.clear();
         self.text16.clear();
         self.others.clear();
+        #[cfg(feature = "full")]
+        {
+            self.others_count = 0;
+        }
     }
 
     /// Writes the header for the updates received since [`Outbox::start`] and returns how
@@ -99,6 +113,9 @@ impl Outbox {
             word(count),
             address(self.text.as_ptr()),
             word(self.strings.len() - self.sent),
+            #[cfg(feature = "full")]
+            word(self.others_count),
+            #[cfg(not(feature = "full"))]
             word(self.others.len()),
             address(self.text16.as_ptr()),
         ];
@@ -116,10 +133,41 @@ impl Outbox {
     ///
     /// # Errors
     /// As [`to_js`].
+    #[cfg(not(feature = "full"))]
     pub fn take_others(&mut self) -> crate::Result<JsValue> {
-        let js = to_js(&self.others);
+        let js = super::convert::to_js(&self.others);
         self.others.clear();
         js
+    }
+
+    /// As above, for the full build's JSON text.
+    ///
+    /// # Errors
+    /// `INVALID_JSON` if the text does not parse (it is serde_json's output: it does).
+    #[cfg(feature = "full")]
+    pub fn take_others(&mut self) -> crate::Result<JsValue> {
+        let mut text = String::with_capacity(self.others.len() + 2);
+        text.push('[');
+        text.push_str(&self.others);
+        text.push(']');
+        self.others.clear();
+        self.others_count = 0;
+        js_sys::JSON::parse(&text).map_err(|_| {
+            crate::Error::new(crate::ErrorCode::InvalidJson, "an update has no JSON form")
+        })
+    }
+
+    #[cfg(feature = "full")]
+    /// Appends one update's JSON text to `others` (`to_string`, not a writer: keeps `std::io`'s
+    /// error paths out of the wasm).
+    fn push_other(&mut self, update: &impl serde::Serialize) {
+        if let Ok(text) = serde_json::to_string(update) {
+            if self.others_count > 0 {
+                self.others.push(',');
+            }
+            self.others.push_str(&text);
+            self.others_count += 1;
+        }
     }
 
     /// Releases the buffers (the string table stays: JS holds the same one).
@@ -127,7 +175,7 @@ impl Outbox {
         self.records = Vec::new();
         self.text = Vec::new();
         self.text16 = Vec::new();
-        self.others = Vec::new();
+        self.others = Default::default();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -206,8 +254,36 @@ impl UpdateSink for Outbox {
 
     fn other(&mut self, update: Update) {
         self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
+        #[cfg(feature = "full")]
+        self.push_other(&update);
+        #[cfg(not(feature = "full"))]
         self.others.push(update);
     }
+
+    // The full build writes a content part straight to JSON text (a large data part then costs
+    // no `Value` tree of its own); lite, sized first, keeps the default.
+    #[cfg(feature = "full")]
+    fn content(&mut self, message_id: &str, index: usize, part: &PartView<'_>) {
+        self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
+        self.push_other(&ContentUpdate {
+            kind: "content",
+            message_id,
+            index,
+            part,
+        });
+    }
+}
+
+/// An [`Update::Content`] as JSON, written from the stored part.
+#[cfg(feature = "full")]
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContentUpdate<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    message_id: &'a str,
+    index: usize,
+    part: &'a PartView<'a>,
 }
 
 /// A wasm32 address or length as a word (lossless: wasm32 addresses are 32 bits).

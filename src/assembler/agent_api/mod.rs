@@ -36,6 +36,8 @@ use crate::sequence::{Seen, SeenNumbers};
 use crate::{Error, ErrorCode, Result};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]
 pub(crate) use snapshot::Deferred;
+#[cfg(feature = "full")]
+pub(crate) use snapshot::PartView;
 pub(crate) use snapshot::SnapshotView;
 
 /// The most content parts one message may have (an `index` above this is rejected): bounds

@@ -52,8 +52,13 @@ impl AgentApiFold {
                 continue;
             };
             if let Some(Some(p)) = m.parts.get(index) {
-                // Written from the slot: no copy of the part before its value is built.
-                if let Ok(part) = serde_json::to_value(super::snapshot::PartView(p, None)) {
+                // Written from the slot: no copy of the part (and in the full build no `Value`
+                // of it for the wasm outbox, which writes it as JSON text).
+                let view = super::snapshot::PartView(p, None);
+                #[cfg(feature = "full")]
+                out.content(&m.message.id, index, &view);
+                #[cfg(not(feature = "full"))]
+                if let Ok(part) = serde_json::to_value(view) {
                     out.other(Update::Content {
                         message_id: m.message.id.clone(),
                         index,
