@@ -72,6 +72,8 @@ pub struct ResponseBuilder {
     pub(super) next_seq: u64,
     pub(super) response: AgentResponse,
     pub(super) messages: Vec<MessageSlot>,
+    /// The ids of `messages` (an explicit id is checked against them in O(1)).
+    pub(super) ids: std::collections::HashSet<String>,
     pub(super) clock: Arc<dyn Clock + Send + Sync>,
     pub(super) encoder: Box<dyn Encoder + Send>,
 }
@@ -136,6 +138,7 @@ impl ResponseBuilder {
             next_seq: 0,
             response,
             messages: Vec::new(),
+            ids: std::collections::HashSet::new(),
             clock,
             encoder,
         })
@@ -288,7 +291,7 @@ impl ResponseBuilder {
             }
         }
         if let Some(id) = &options.id {
-            if self.messages.iter().any(|s| &s.id == id) {
+            if self.ids.contains(id) {
                 return Err(state_err(format!(
                     "A message with id {id} already exists in this response."
                 )));
@@ -305,6 +308,7 @@ impl ResponseBuilder {
         message.usage = options.usage;
         message.metadata = options.metadata;
         message.in_progress();
+        self.ids.insert(id.clone());
         self.messages.push(MessageSlot {
             id,
             state: MessageState::Pending(Box::new(Building {

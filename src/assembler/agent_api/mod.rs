@@ -115,7 +115,9 @@ pub(crate) struct ArgumentsMirror {
 pub(crate) struct MessageSlot {
     /// The message's header fields (`content` stays `None`; parts are in `parts`).
     pub(crate) message: Message,
-    pub(crate) parts: Vec<Option<PartSlot>>,
+    /// By index; an empty slot (an index skipped) costs one pointer, so a hostile `index`
+    /// claims little memory.
+    pub(crate) parts: Vec<Option<Box<PartSlot>>>,
 }
 
 /// One tool call as seen so far (see [`StreamAssembler::tool_calls`]).
@@ -487,15 +489,15 @@ impl AgentApiFold {
         let appendable = self.messages.get(slot).is_some_and(|m| {
             m.message.status != RunStatus::Completed
                 && matches!(
-                    m.parts.get(index),
-                    Some(Some(PartSlot {
+                    m.parts.get(index).and_then(Option::as_deref),
+                    Some(PartSlot {
                         content: Content {
                             body: ContentBody::Data { data: Some(d) },
                             ..
                         },
                         completed: false,
                         ..
-                    })) if d.get("arguments").is_some_and(Value::is_string)
+                    }) if d.get("arguments").is_some_and(Value::is_string)
                 )
         });
         if !appendable {
@@ -805,7 +807,7 @@ impl AgentApiFold {
                         update_mirror(&mut part.mirror, &args, &args, true);
                     }
                 }
-                *part_slot = Some(part);
+                *part_slot = Some(Box::new(part));
             }
             Some(part)
                 if part.completed || part.content.body.type_str() != content.body.type_str() =>
