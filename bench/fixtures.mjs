@@ -178,6 +178,14 @@ export function toolArgumentsStream(n, seed = SEED) {
   if (body2.at(-1) === "\\") body2[body2.length - 1] = "x"; // never end the string on a lone backslash
   const chars = [...prefix, ...body2, ...suffix];
   const args = chars.join("");
+  return { ...toolCallEvents(msgId, chars), arguments: args };
+}
+
+/**
+ * The events of a tool call in message `msgId` whose arguments stream as `pieces` (data deltas):
+ * `{head, deltas}`, the head being the response and message events and the call's empty part.
+ */
+function toolCallEvents(msgId, pieces) {
   let seq = 0;
   const head = [
     responseEvent(seq++, "created", "resp_tool"),
@@ -188,11 +196,11 @@ export function toolArgumentsStream(n, seed = SEED) {
       index: 0, delta: false, msg_id: msgId, data: { call_id: "call_bench", name: "write_file", arguments: "" },
     }),
   ].map((e) => `data: ${e}\n\n`).join("");
-  const deltas = chars.map((c) => `data: ${JSON.stringify({
+  const deltas = pieces.map((piece) => `data: ${JSON.stringify({
     sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
-    index: 0, delta: true, msg_id: msgId, data: { arguments: c },
+    index: 0, delta: true, msg_id: msgId, data: { arguments: piece },
   })}\n\n`);
-  return { head, deltas, arguments: args };
+  return { head, deltas };
 }
 
 /**
@@ -200,25 +208,9 @@ export function toolArgumentsStream(n, seed = SEED) {
  * characters: `{head, deltas, arguments}` as for `toolArgumentsStream`.
  */
 export function toolArgumentsPieces(args, piece) {
-  const msgId = "msg_bench_args";
-  let seq = 0;
-  const head = [
-    responseEvent(seq++, "created", "resp_tool"),
-    responseEvent(seq++, "in_progress", "resp_tool"),
-    messageEvent(seq++, "in_progress", msgId, "function_call"),
-    JSON.stringify({
-      sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
-      index: 0, delta: false, msg_id: msgId, data: { call_id: "call_bench", name: "write_file", arguments: "" },
-    }),
-  ].map((e) => `data: ${e}\n\n`).join("");
-  const deltas = [];
-  for (let i = 0; i < args.length; i += piece) {
-    deltas.push(`data: ${JSON.stringify({
-      sequence_number: seq++, object: "content", status: "in_progress", error: null, type: "data",
-      index: 0, delta: true, msg_id: msgId, data: { arguments: args.slice(i, i + piece) },
-    })}\n\n`);
-  }
-  return { head, deltas, arguments: args };
+  const pieces = [];
+  for (let i = 0; i < args.length; i += piece) pieces.push(args.slice(i, i + piece));
+  return { ...toolCallEvents("msg_bench_args", pieces), arguments: args };
 }
 
 /** Cuts `bytes` into consecutive pieces of `min`–`max` bytes at seeded points (views, no copies). */

@@ -2,7 +2,7 @@
 // fetch() body (ReadableStream, Response or async iterable) with cancellation, the tool-call
 // mirror (parsed arguments kept up to date in O(new bytes) per read), free()/dispose, and the
 // guard of every call into wasm (instance.js: a trap loses the instance, not the process).
-import { failure, instance, lostError } from "./instance.js";
+import { failure, instance, lostError, release } from "./instance.js";
 import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -300,14 +300,7 @@ export class StreamAssembler {
     if (this.#core !== undefined) {
       const core = this.#core;
       this.#core = undefined;
-      if (!this.#inst.lost) {
-        try {
-          core.free();
-        } catch (error) {
-          this.#inst.cause ??= error;
-          this.#inst.lost = true; // a free that fails means a broken instance; free() never throws
-        }
-      }
+      release(this.#inst, core); // never throws
       this.#high = "";
       this.#strings = [];
       this.#calls.clear();

@@ -2,7 +2,7 @@
 // JS layer adds what belongs in JS: reading option bags and values (values.js), coded errors
 // after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
-import { failure, instance, lostError } from "./instance.js";
+import { failure, instance, lostError, release } from "./instance.js";
 import { agentwireError, ERROR_NAME, errorInfoText, objectText, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -354,14 +354,7 @@ class ChildBuilder {
     if (this.#core !== undefined) {
       const core = this.#core;
       this.#core = undefined;
-      if (!this.#run.inst.lost) {
-        try {
-          core.free();
-        } catch (error) {
-          this.#run.inst.cause ??= error;
-          this.#run.inst.lost = true; // a free that fails means a broken instance
-        }
-      }
+      release(this.#run.inst, core); // never throws
     }
   }
 

@@ -66,6 +66,20 @@ export function failure(inst, error) {
   return error?.code === "INSTANCE_LOST" ? error : lostError(inst.cause);
 }
 
+/**
+ * Frees `core`, an object of `inst`, unless the instance is lost (its memory goes with it). A
+ * free that fails means a broken instance: it is marked lost, and this never throws.
+ */
+export function release(inst, core) {
+  if (inst.lost) return;
+  try {
+    core.free();
+  } catch (error) {
+    inst.cause ??= error;
+    inst.lost = true;
+  }
+}
+
 /** Calls `name` of the current instance's exports with `arg` (a function of the glue). */
 export function call(name, arg) {
   const inst = instance();

@@ -2,7 +2,7 @@
 // fetch() body (Response, ReadableStream or async iterable) through a Translator and returns a
 // ReadableStream of the target protocol's bytes; cancelling it cancels the body.
 import { chunks } from "./assembler.js";
-import { failure, instance, lostError } from "./instance.js";
+import { failure, instance, lostError, release } from "./instance.js";
 import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -104,14 +104,7 @@ export class Translator {
     if (this.#core !== undefined) {
       const core = this.#core;
       this.#core = undefined;
-      if (!this.#inst.lost) {
-        try {
-          core.free();
-        } catch (error) {
-          this.#inst.cause ??= error;
-          this.#inst.lost = true; // a free that fails means a broken instance; free() never throws
-        }
-      }
+      release(this.#inst, core); // never throws
     }
   }
 
