@@ -136,7 +136,7 @@ impl Client {
         if self.rejection.is_some() {
             return Ok(());
         }
-        match serde_json::from_str::<Value>(text) {
+        match crate::protocol::parse_repairing(text, |t| serde_json::from_str::<Value>(t)) {
             Ok(value) => self.push(value, changes),
             Err(e) => self.reject(
                 Error::new(

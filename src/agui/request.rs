@@ -52,12 +52,13 @@ use crate::{Error, ErrorCode, Result};
 /// `INVALID_JSON` for text that is not JSON; `INVALID_REQUEST` naming the field for a missing or
 /// malformed one (e.g. `RunAgentInput` without `threadId`).
 pub fn agent_request(json: &str) -> Result<AgentRequest> {
-    let mut v: Value = serde_json::from_str(json).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            format!("The RunAgentInput is not JSON: {e}."),
-        )
-    })?;
+    let mut v: Value = crate::protocol::parse_repairing(json, |t| serde_json::from_str(t))
+        .map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidJson,
+                format!("The RunAgentInput is not JSON: {e}."),
+            )
+        })?;
     if let Value::Object(map) = &mut v {
         for (snake, camel) in [
             ("thread_id", "threadId"),

@@ -11,7 +11,6 @@ use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
 use super::warning::{Warning, WarningCode};
 use crate::codec::{Frame, FrameDecoder};
-use crate::protocol::repair_lone_surrogates;
 use crate::{Error, ErrorCode, Result};
 
 /// The most warnings a snapshot keeps; later ones are counted in one `TOO_MANY_WARNINGS`
@@ -396,8 +395,7 @@ impl Inner {
     }
 
     fn on_frame(&mut self, frame: Frame<'_>) -> Result<()> {
-        let data = repair_lone_surrogates(frame.data());
-        let data = data.as_ref();
+        let data = frame.data();
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }

@@ -556,7 +556,9 @@ impl A2aDecoder {
         out: &mut Vec<Event>,
         warnings: &mut Vec<Warning>,
     ) -> Result<()> {
-        let Ok(Value::Object(env)) = serde_json::from_str::<Value>(payload) else {
+        let Ok(Value::Object(env)) =
+            crate::protocol::parse_repairing(payload, |t| serde_json::from_str::<Value>(t))
+        else {
             warnings.push(Warning::new(
                 WarningCode::InvalidEvent,
                 "An event that is not a JSON object was skipped.",
@@ -1004,12 +1006,13 @@ fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
 /// `INVALID_JSON` for text that is not a JSON object; `INVALID_REQUEST` when no message with a
 /// `parts` list is found, or the result fails Agent API request validation.
 pub fn a2a_request(json: &str) -> Result<AgentRequest> {
-    let v: Value = serde_json::from_str(json).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidJson,
-            format!("The A2A request is not JSON: {e}."),
-        )
-    })?;
+    let v: Value =
+        crate::protocol::parse_repairing(json, |t| serde_json::from_str(t)).map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidJson,
+                format!("The A2A request is not JSON: {e}."),
+            )
+        })?;
     let params = v.get("params").unwrap_or(&v);
     let msg = params
         .get("message")

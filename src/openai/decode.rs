@@ -125,7 +125,7 @@ impl ResponsesDecoder {
         out: &mut Vec<Event>,
         warnings: &mut Vec<Warning>,
     ) -> Result<()> {
-        match serde_json::from_str::<Value>(payload) {
+        match crate::protocol::parse_repairing(payload, |t| serde_json::from_str::<Value>(t)) {
             Ok(Value::Object(map)) => self.decode_map(&map, out, warnings),
             _ => {
                 warn(

@@ -308,8 +308,7 @@ fn on_frame(
     frame: &Frame<'_>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let data = crate::protocol::repair_lone_surrogates(frame.data());
-    let data = data.as_ref();
+    let data = frame.data();
     if data.is_empty() || data == "[DONE]" {
         return Ok(());
     }

@@ -81,12 +81,16 @@ pub enum Event {
 /// `PROTOCOL_VIOLATION` with [`Error::field`] naming the field (`content.0.text`); an object with
 /// neither `object` nor `error` → `PROTOCOL_VIOLATION`.
 ///
-/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`repair_lone_surrogates`]).
+/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`parse_repairing`]).
 ///
-/// [`repair_lone_surrogates`]: super::repair_lone_surrogates
+/// [`parse_repairing`]: super::parse_repairing
 pub fn parse_event(json: &str) -> Result<Event> {
-    let json = super::repair_lone_surrogates(json);
-    let json = json.as_ref();
+    super::parse_repairing(json, parse_event_text)
+}
+
+/// [`parse_event`] without the repair (not inlined: `parse_repairing` calls it twice).
+#[inline(never)]
+fn parse_event_text(json: &str) -> Result<Event> {
     let mut de = serde_json::Deserializer::from_str(json);
     let entries = read_entries(&mut de, json)?;
     Event::from_entries(entries)

@@ -66,7 +66,7 @@ pub(crate) use number::json_eq;
 pub(crate) use number::parse_number;
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;
-pub use surrogates::repair_lone_surrogates;
+pub use surrogates::{parse_repairing, repair_lone_surrogates};
 pub use tools::{
     to_data, ErrorInfo, FunctionCall, FunctionCallOutput, FunctionParameters, FunctionTool,
     McpApprovalRequest, McpApprovalResponse, McpCall, McpCallOutput, McpListTools,

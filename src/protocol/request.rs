@@ -111,11 +111,11 @@ const FIELDS: [&str; 15] = [
 /// [`Error::field`] set to pydantic's location (`input.0.content.1.type`) and a message
 /// `"<location>: <pydantic message>"`, e.g. `input: Field required`.
 ///
-/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`repair_lone_surrogates`]).
+/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD ([`parse_repairing`]).
 ///
-/// [`repair_lone_surrogates`]: super::repair_lone_surrogates
+/// [`parse_repairing`]: super::parse_repairing
 pub fn parse_request(json: &str) -> Result<AgentRequest> {
-    let v = serde_json::from_str::<super::JsonValue>(&super::repair_lone_surrogates(json))
+    let v = super::parse_repairing(json, |t| serde_json::from_str::<super::JsonValue>(t))
         .map(|v| v.0)
         .map_err(|e| {
             Error::new(

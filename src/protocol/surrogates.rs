@@ -29,6 +29,20 @@ fn is_low(code: u32) -> bool {
     (0xDC00..=0xDFFF).contains(&code)
 }
 
+/// `parse(json)`; when that fails and `json` holds lone surrogate escapes, `parse` of the
+/// repaired text ([`repair_lone_surrogates`]) instead. The common case (parsing succeeds) costs
+/// nothing more.
+///
+/// # Errors
+///
+/// `parse`'s error (for the repaired text, when there was one to try).
+pub fn parse_repairing<T, E>(json: &str, parse: impl Fn(&str) -> Result<T, E>) -> Result<T, E> {
+    parse(json).or_else(|error| match repair_lone_surrogates(json) {
+        Cow::Owned(repaired) => parse(&repaired),
+        Cow::Borrowed(_) => Err(error),
+    })
+}
+
 /// `json` with every lone surrogate escape (`\uD800`–`\uDFFF` not part of a high-low pair)
 /// replaced by `\ufffd`; borrowed unchanged when there is none (the common case costs one
 /// `memchr` pass over the backslashes).

@@ -1010,7 +1010,6 @@ impl AgentApiFold {
             .get(slot)
             .is_some_and(|m| m.message.status == RunStatus::Completed);
         if let Some(parts) = parts {
-            let count = parts.len();
             for (position, part) in parts.into_iter().enumerate() {
                 let index = part
                     .index
@@ -1018,13 +1017,9 @@ impl AgentApiFold {
                     .filter(|&i| i < MAX_PARTS_PER_MESSAGE)
                     .unwrap_or(position);
                 if index >= MAX_PARTS_PER_MESSAGE {
-                    let id = self.messages.get(slot).map(|m| m.message.id.as_str());
                     return cx.warn(
                         WarningCode::InvalidEvent,
-                        format!(
-                            "Message {} has {count} content parts; those past the first {MAX_PARTS_PER_MESSAGE} were dropped.",
-                            id.unwrap_or("")
-                        ),
+                        "A message's content parts past the first 4,096 were dropped.",
                     );
                 }
                 self.put_part(slot, index, part, completed, false, cx)?;
@@ -1045,9 +1040,7 @@ impl AgentApiFold {
             if known != new {
                 return cx.warn(
                     WarningCode::InvalidEvent,
-                    format!(
-                        "A response event for response {new} was ignored: this stream is response {known}."
-                    ),
+                    "A response event with another response id was ignored.",
                 );
             }
         }
