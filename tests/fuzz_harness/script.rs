@@ -114,6 +114,7 @@ pub fn run(
         messages: Vec::new(),
         parts: Vec::new(),
         calls: Vec::new(),
+        text_parts: Vec::new(),
         next_id: 0,
         pending_depth: 0,
     };
@@ -144,6 +145,8 @@ struct Script {
     messages: Vec<MessageHandle>,
     parts: Vec<ContentHandle>,
     calls: Vec<ToolCall>,
+    /// The text parts, among `parts`.
+    text_parts: Vec<ContentHandle>,
     next_id: usize,
     /// The depth of the usage or metadata given to the last `message_options`.
     pending_depth: usize,
@@ -279,7 +282,12 @@ impl Script {
                 };
                 let ct = g.pick(ContentType::ALL).unwrap_or(ContentType::Text);
                 match self.session.builder.content(m, ct) {
-                    Ok(h) => self.parts.push(h),
+                    Ok(h) => {
+                        self.parts.push(h);
+                        if ct == ContentType::Text {
+                            self.text_parts.push(h);
+                        }
+                    }
                     Err(e) => self.refused("content", &e),
                 }
                 "content"
@@ -464,8 +472,8 @@ impl Script {
                 "terminal"
             }
             _ => {
-                // A text delta on the last part: the common case of streaming text.
-                let Some(&c) = self.parts.last() else {
+                // A text delta on the last text part: the common case of streaming text.
+                let Some(&c) = self.text_parts.last().or(self.parts.last()) else {
                     return "text";
                 };
                 let text = g.string();

@@ -12,8 +12,9 @@
 //!   error;
 //! - a `StreamAssembler` of the target protocol reads the output, whatever it is, without a
 //!   panic;
-//! - for agentwire's own output: the translation succeeds without warnings, and the target's
-//!   assembler reads it without an `INVALID_EVENT` warning (and without an error).
+//! - for agentwire's own output: the translation succeeds without warnings, the target's
+//!   assembler reads it without an `INVALID_EVENT` warning (and without an error), and the text
+//!   of every message (text parts, in order) is what the source's assembler reads.
 
 use agentwire::assembler::{AssemblerOptions, Protocol, StreamAssembler, WarningCode};
 use agentwire::codec::Format;
@@ -175,8 +176,23 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             error = Some(e);
         }
     }
-    let _ = asm.snapshot();
+    let target_snapshot = asm.snapshot();
     let _ = asm.tool_calls();
+    if own && error.is_none() {
+        // The text survives translation: every message's text parts, in order.
+        let mut source = StreamAssembler::new(AssemblerOptions::new().with_protocol(Some(from)));
+        let _ = source.push(&input);
+        let _ = source.finish();
+        let (a, b) = (texts(&source.snapshot()), texts(&target_snapshot));
+        if a != b {
+            return fail(format!(
+                "the text changed in translation\n  source {:?}\n  target {:?}\n  output {}",
+                short(&a),
+                short(&b),
+                short(&String::from_utf8_lossy(out))
+            ));
+        }
+    }
     if own {
         let output = String::from_utf8_lossy(out);
         if let Some(e) = error {
@@ -199,4 +215,38 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The text of every message, in order, whatever the protocol's snapshot shape.
+fn texts(snapshot: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let mut out = String::new();
+    let lists = ["output", "incompleteMessages", "messages"];
+    for list in lists {
+        for m in snapshot
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let kind = m.get("type").and_then(Value::as_str).unwrap_or("message");
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+            if kind != "message" || matches!(role, "tool" | "reasoning" | "activity") {
+                continue;
+            }
+            match m.get("content") {
+                Some(Value::String(t)) => out.push_str(t),
+                Some(Value::Array(parts)) => {
+                    for p in parts {
+                        let t = p.get("type").and_then(Value::as_str).unwrap_or("");
+                        if matches!(t, "text" | "output_text") {
+                            out.push_str(p.get("text").and_then(Value::as_str).unwrap_or(""));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
