@@ -9,7 +9,7 @@
 //! Properties:
 //! - no panic; an unsupported pair (AG-UI as the source) is `INVALID_OPTION`;
 //! - the output does not depend on where the input was cut (generated ids aside), nor does an
-//!   error;
+//!   error (after an error, the output ends with what `fail` returns, as in the JS face);
 //! - a `StreamAssembler` of the target protocol reads the output, whatever it is, without a
 //!   panic;
 //! - for agentwire's own output: the translation succeeds without warnings, the target's
@@ -19,6 +19,7 @@
 use agentwire::assembler::{AssemblerOptions, Protocol, StreamAssembler, WarningCode};
 use agentwire::codec::Format;
 use agentwire::openai::Translator;
+use agentwire::protocol::ErrorInfo;
 use agentwire::ErrorCode;
 
 use super::assembler_harness::normalize_ids;
@@ -62,6 +63,14 @@ fn translate(
         match t.finish() {
             Ok(bytes) => out.extend(bytes),
             Err(e) => error = Some(e.code()),
+        }
+    }
+    if error.is_some() {
+        // As the JS face does: the output ends with the target's failure event, after what was
+        // translated before the error.
+        match t.fail(ErrorInfo::new("INPUT_ERROR", "the input failed")) {
+            Ok(bytes) => out.extend(bytes),
+            Err(e) => return Err(format!("fail() failed: {e}")),
         }
     }
     let warnings = t
