@@ -226,7 +226,8 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// The text of every message, in order, whatever the protocol's snapshot shape.
+/// The text of every message (text and refusal parts), in order, whatever the protocol's
+/// snapshot shape.
 fn texts(snapshot: &serde_json::Value) -> String {
     use serde_json::Value;
     let mut out = String::new();
@@ -247,10 +248,13 @@ fn texts(snapshot: &serde_json::Value) -> String {
                 Some(Value::String(t)) => out.push_str(t),
                 Some(Value::Array(parts)) => {
                     for p in parts {
-                        let t = p.get("type").and_then(Value::as_str).unwrap_or("");
-                        if matches!(t, "text" | "output_text") {
-                            out.push_str(p.get("text").and_then(Value::as_str).unwrap_or(""));
-                        }
+                        let field = match p.get("type").and_then(Value::as_str) {
+                            Some("text" | "output_text") => "text",
+                            // AG-UI has no refusal: its text joins the message's content.
+                            Some("refusal") => "refusal",
+                            _ => continue,
+                        };
+                        out.push_str(p.get(field).and_then(Value::as_str).unwrap_or(""));
                     }
                 }
                 _ => {}
