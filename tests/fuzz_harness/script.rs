@@ -66,6 +66,8 @@ pub struct Session {
     /// Calls that broke the builder's contract (emitted after an error, moved the sequence
     /// number on an error, …).
     pub violations: Vec<String>,
+    /// Whether two tool calls took the same call id.
+    pub reused_call_ids: bool,
 }
 
 /// The protocol a builder writes.
@@ -110,11 +112,13 @@ pub fn run(
             boundaries: Vec::new(),
             errors: Vec::new(),
             violations: Vec::new(),
+            reused_call_ids: false,
         },
         messages: Vec::new(),
         parts: Vec::new(),
         calls: Vec::new(),
         text_parts: Vec::new(),
+        call_ids: Vec::new(),
         next_id: 0,
         pending_depth: 0,
     };
@@ -147,6 +151,8 @@ struct Script {
     calls: Vec<ToolCall>,
     /// The text parts, among `parts`.
     text_parts: Vec<ContentHandle>,
+    /// The call ids of the tool calls made.
+    call_ids: Vec<&'static str>,
     next_id: usize,
     /// The depth of the usage or metadata given to the last `message_options`.
     pending_depth: usize,
@@ -373,6 +379,10 @@ impl Script {
                 }
                 match self.session.builder.tool_call(options) {
                     Ok(call) => {
+                        if self.call_ids.contains(&call_id) {
+                            self.session.reused_call_ids = true;
+                        }
+                        self.call_ids.push(call_id);
                         self.calls.push(call);
                         self.parts.push(call.content());
                         self.messages.push(call.message());

@@ -107,6 +107,10 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             Ok(_) => Err("a translator from AG-UI was made".into()),
         };
     }
+    // Known, reported, not fixed here: two tool calls open at once with one call id (the Agent
+    // API allows it, the builder makes it) become two TOOL_CALL_STARTs of one id, which
+    // `@ag-ui/client` rejects. Such runs are not checked for the text or a rejection.
+    let mut reused_call_ids = false;
     let input = if own {
         let format = if from == Protocol::AgentApi && mode & 2 == 2 {
             Format::Ndjson
@@ -114,7 +118,9 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             Format::Sse
         };
         let finish = g.flag();
-        super::script::run(&mut g, from, format, false, finish)?.bytes
+        let session = super::script::run(&mut g, from, format, false, finish)?;
+        reused_call_ids = session.reused_call_ids;
+        session.bytes
     } else {
         g.rest().to_vec()
     };
@@ -187,7 +193,16 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     }
     let target_snapshot = asm.snapshot();
     let _ = asm.tool_calls();
-    if own && error.is_none() {
+    if own && error.is_none() && !reused_call_ids {
+        if let Some(e) = target_snapshot
+            .get("error")
+            .filter(|e| e["source"] == "client")
+        {
+            return fail(format!(
+                "the target's client rejects the translation: {e}\n  output {}",
+                short(&String::from_utf8_lossy(out))
+            ));
+        }
         // The text survives translation: every message's text parts, in order.
         let mut source = StreamAssembler::new(AssemblerOptions::new().with_protocol(Some(from)));
         let _ = source.push(&input);
