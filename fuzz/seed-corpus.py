@@ -184,8 +184,8 @@ def patch():
     copy_root = [{"op": "copy", "from": "", "path": "/a"}]
     patch_seed("copy-doubling", {"a": 1}, [copy_root] * 40)
     patch_seed("copy-deepening", {"a": {"b": [1, 2, 3]}},
-               [[{"op": "copy", "from": "/a", "path": "/a/b/0"}]] * 60)
-    patch_seed("copy-wide", lambda e: e.shaped(2, 20000), [[{"op": "copy", "from": "", "path": f"/c{i}"}] for i in range(30)])
+               [[{"op": "copy", "from": "/a", "path": "/a/b/0"}]] * 20)
+    patch_seed("copy-wide", lambda e: e.shaped(2, 5000), [[{"op": "copy", "from": "", "path": f"/c{i}"}] for i in range(30)])
     patch_seed("atomic", {"a": 1, "b": {"x": [1, 2, 3]}, "c": 3, "d": [4]}, [
         [{"op": "remove", "path": "/a"}, {"op": "remove", "path": "/b/x/1"}, {"op": "add", "path": "/e", "value": 5},
          {"op": "replace", "path": "/c", "value": "z"}, {"op": "move", "from": "/d", "path": "/b/d"},

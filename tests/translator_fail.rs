@@ -91,3 +91,33 @@ fn a_run_that_never_started_still_fails_visibly() {
         );
     }
 }
+
+#[test]
+fn what_a_failing_push_translated_comes_with_fail() {
+    // A chunk with whole events and then bytes that are not UTF-8: the push fails, but the
+    // events before the error are translated and come first from `fail`, so the output is the
+    // same whether the input arrived in one chunk or cut before the bad bytes.
+    let mut input = START.as_bytes().to_vec();
+    input.extend_from_slice(b"data: \xff\n\n");
+    for to in TARGETS {
+        let mut whole = Translator::new(Protocol::AgentApi, to).unwrap();
+        assert!(whole.push(&input).is_err(), "{to:?}");
+        let whole = whole
+            .fail(ErrorInfo::new("INVALID_UTF8", "bad bytes"))
+            .unwrap();
+        let mut cut = Translator::new(Protocol::AgentApi, to).unwrap();
+        let mut out = cut.push(START.as_bytes()).unwrap();
+        assert!(cut.push(b"data: \xff\n\n").is_err(), "{to:?}");
+        out.extend(
+            cut.fail(ErrorInfo::new("INVALID_UTF8", "bad bytes"))
+                .unwrap(),
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&whole),
+            String::from_utf8_lossy(&out),
+            "{to:?}"
+        );
+        assert!(String::from_utf8_lossy(&whole).contains("Hi"), "{to:?}");
+        assert_eq!(assemble(to, &whole).outcome(), Outcome::Failed, "{to:?}");
+    }
+}

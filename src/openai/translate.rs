@@ -68,6 +68,8 @@ pub struct Translator {
     events: Vec<Event>,
     warnings: Vec<Warning>,
     run: Run,
+    /// What a failing `push` or `finish` translated before its error, for [`Translator::fail`].
+    unsent: Vec<u8>,
 }
 
 /// What a [`Translator`] knows of the run it translates, for [`Translator::fail`].
@@ -162,6 +164,7 @@ impl Translator {
             events: Vec::new(),
             warnings: Vec::new(),
             run: Run::default(),
+            unsent: Vec::new(),
         })
     }
 
@@ -169,7 +172,9 @@ impl Translator {
     ///
     /// # Errors
     ///
-    /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`), fatal as for the assembler.
+    /// Framing errors (`EVENT_TOO_LARGE`, `INVALID_UTF8`), fatal as for the assembler. What the
+    /// chunk translated before the error is not lost: [`Translator::fail`] returns it first, so
+    /// the output does not depend on where the input was cut.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         let (source, sink, events, warnings, run) = (
@@ -179,10 +184,21 @@ impl Translator {
             &mut self.warnings,
             &mut self.run,
         );
-        self.decoder.push(chunk, |frame| {
+        let result = self.decoder.push(chunk, |frame| {
             on_frame(source, sink, events, warnings, run, &frame, &mut out)
-        })?;
-        Ok(out)
+        });
+        self.keep_on_error(result, out)
+    }
+
+    /// `out`, or on error the error, keeping `out` for [`Translator::fail`].
+    fn keep_on_error(&mut self, result: Result<()>, out: Vec<u8>) -> Result<Vec<u8>> {
+        match result {
+            Ok(()) => Ok(out),
+            Err(error) => {
+                self.unsent.extend(out);
+                Err(error)
+            }
+        }
     }
 
     /// Ends the input (a last event without its closing blank line is read) and returns the
@@ -190,7 +206,7 @@ impl Translator {
     ///
     /// # Errors
     ///
-    /// As [`Translator::push`].
+    /// As [`Translator::push`] (what was translated before the error comes with `fail`).
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         let (source, sink, events, warnings, run) = (
@@ -200,25 +216,29 @@ impl Translator {
             &mut self.warnings,
             &mut self.run,
         );
-        self.decoder
-            .finish(|frame| on_frame(source, sink, events, warnings, run, &frame, &mut out))?;
-        if let Sink::AgUi(enc) = sink {
-            enc.finish(&mut out);
+        let result = self
+            .decoder
+            .finish(|frame| on_frame(source, sink, events, warnings, run, &frame, &mut out));
+        if result.is_ok() {
+            if let Sink::AgUi(enc) = sink {
+                enc.finish(&mut out);
+            }
         }
-        Ok(out)
+        self.keep_on_error(result, out)
     }
 
     /// Ends the output with the target protocol's failure event after the input failed (the
     /// source stream broke off, or a chunk could not be read): a `failed` response carrying
     /// `error` and the run's id, written as AG-UI `RUN_ERROR`, Responses `response.failed`, an
-    /// A2A `failed` status or an Agent API `failed` response. Returns nothing when the run already
-    /// ended (its terminal event was translated, or `fail` was called before).
+    /// A2A `failed` status or an Agent API `failed` response, after what a failing `push` or
+    /// `finish` translated before its error. Returns only that when the run already ended (its
+    /// terminal event was translated, or `fail` was called before).
     ///
     /// # Errors
     ///
     /// As [`Translator::push`] (an id could not be generated for a run that never started).
     pub fn fail(&mut self, error: ErrorInfo) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.unsent);
         if self.run.ended {
             return Ok(out);
         }

@@ -537,11 +537,10 @@ pub fn check(input: &[u8], config: Config, cuts: &[usize]) -> Result<Run, String
         cuts,
         false,
     )?;
-    let first_violation = whole
-        .fold
-        .warnings
-        .iter()
-        .find(|w| w.0 != WarningCode::DuplicateEvent.as_str());
+    // Replays and unusable tool-call arguments are warnings in strict mode too, not violations.
+    let first_violation = whole.fold.warnings.iter().find(|w| {
+        w.0 != WarningCode::DuplicateEvent.as_str() && w.0 != WarningCode::InvalidArguments.as_str()
+    });
     match (strict.error, first_violation, whole.error) {
         (None, None, None) => {
             let mut a = strict.snapshot.clone();

@@ -327,6 +327,21 @@ pub fn drop_flat(value: Value) {
     }
 }
 
+/// Whether every number in `value` is a finite double (the lite build keeps `1e400` as text;
+/// agentwire refuses it in both builds, `src/protocol/mod.rs`).
+pub fn finite_numbers(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.as_f64().is_none_or(|f| !f.is_finite()) => return false,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    true
+}
+
 /// JSON equality with numbers compared by value (the lite build keeps numbers as their text;
 /// `1.0` and `1` are the same number to JavaScript).
 pub fn json_eq(a: &Value, b: &Value) -> bool {

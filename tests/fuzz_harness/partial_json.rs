@@ -249,16 +249,8 @@ impl std::fmt::Display for Refusal {
 /// serde_json's reading of `text`, with numbers past the range of a double refused.
 fn read(text: &str) -> Result<Value, Refusal> {
     let value: Value = serde_json::from_str(text).map_err(Refusal::Json)?;
-    let mut stack = vec![&value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Number(n) if n.as_f64().is_none_or(|f| !f.is_finite()) => {
-                return Err(Refusal::OutOfRange)
-            }
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
+    if !super::finite_numbers(&value) {
+        return Err(Refusal::OutOfRange);
     }
     Ok(value)
 }

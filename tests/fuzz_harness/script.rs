@@ -66,6 +66,8 @@ pub struct Session {
     /// Calls that broke the builder's contract (emitted after an error, moved the sequence
     /// number on an error, …).
     pub violations: Vec<String>,
+    /// Whether two tool calls took the same call id.
+    pub reused_call_ids: bool,
 }
 
 /// The protocol a builder writes.
@@ -110,10 +112,13 @@ pub fn run(
             boundaries: Vec::new(),
             errors: Vec::new(),
             violations: Vec::new(),
+            reused_call_ids: false,
         },
         messages: Vec::new(),
         parts: Vec::new(),
         calls: Vec::new(),
+        text_parts: Vec::new(),
+        call_ids: Vec::new(),
         next_id: 0,
         pending_depth: 0,
     };
@@ -144,6 +149,10 @@ struct Script {
     messages: Vec<MessageHandle>,
     parts: Vec<ContentHandle>,
     calls: Vec<ToolCall>,
+    /// The text parts, among `parts`.
+    text_parts: Vec<ContentHandle>,
+    /// The call ids of the tool calls made.
+    call_ids: Vec<&'static str>,
     next_id: usize,
     /// The depth of the usage or metadata given to the last `message_options`.
     pending_depth: usize,
@@ -279,7 +288,12 @@ impl Script {
                 };
                 let ct = g.pick(ContentType::ALL).unwrap_or(ContentType::Text);
                 match self.session.builder.content(m, ct) {
-                    Ok(h) => self.parts.push(h),
+                    Ok(h) => {
+                        self.parts.push(h);
+                        if ct == ContentType::Text {
+                            self.text_parts.push(h);
+                        }
+                    }
                     Err(e) => self.refused("content", &e),
                 }
                 "content"
@@ -365,6 +379,10 @@ impl Script {
                 }
                 match self.session.builder.tool_call(options) {
                     Ok(call) => {
+                        if self.call_ids.contains(&call_id) {
+                            self.session.reused_call_ids = true;
+                        }
+                        self.call_ids.push(call_id);
                         self.calls.push(call);
                         self.parts.push(call.content());
                         self.messages.push(call.message());
@@ -464,8 +482,8 @@ impl Script {
                 "terminal"
             }
             _ => {
-                // A text delta on the last part: the common case of streaming text.
-                let Some(&c) = self.parts.last() else {
+                // A text delta on the last text part: the common case of streaming text.
+                let Some(&c) = self.text_parts.last().or(self.parts.last()) else {
                     return "text";
                 };
                 let text = g.string();

@@ -9,15 +9,17 @@
 //! Properties:
 //! - no panic; an unsupported pair (AG-UI as the source) is `INVALID_OPTION`;
 //! - the output does not depend on where the input was cut (generated ids aside), nor does an
-//!   error;
+//!   error (after an error, the output ends with what `fail` returns, as in the JS face);
 //! - a `StreamAssembler` of the target protocol reads the output, whatever it is, without a
 //!   panic;
-//! - for agentwire's own output: the translation succeeds without warnings, and the target's
-//!   assembler reads it without an `INVALID_EVENT` warning (and without an error).
+//! - for agentwire's own output: the translation succeeds without warnings, the target's
+//!   assembler reads it without an `INVALID_EVENT` warning (and without an error), and the text
+//!   of the messages (text and refusal parts; order aside) is what the source's assembler reads.
 
 use agentwire::assembler::{AssemblerOptions, Protocol, StreamAssembler, WarningCode};
 use agentwire::codec::Format;
 use agentwire::openai::Translator;
+use agentwire::protocol::ErrorInfo;
 use agentwire::ErrorCode;
 
 use super::assembler_harness::normalize_ids;
@@ -63,6 +65,14 @@ fn translate(
             Err(e) => error = Some(e.code()),
         }
     }
+    if error.is_some() {
+        // As the JS face does: the output ends with the target's failure event, after what was
+        // translated before the error.
+        match t.fail(ErrorInfo::new("INPUT_ERROR", "the input failed")) {
+            Ok(bytes) => out.extend(bytes),
+            Err(e) => return Err(format!("fail() failed: {e}")),
+        }
+    }
     let warnings = t
         .warnings()
         .iter()
@@ -97,6 +107,10 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             Ok(_) => Err("a translator from AG-UI was made".into()),
         };
     }
+    // Known, reported, not fixed here: two tool calls open at once with one call id (the Agent
+    // API allows it, the builder makes it) become two TOOL_CALL_STARTs of one id, which
+    // `@ag-ui/client` rejects. Such runs are not checked for the text or a rejection.
+    let mut reused_call_ids = false;
     let input = if own {
         let format = if from == Protocol::AgentApi && mode & 2 == 2 {
             Format::Ndjson
@@ -104,7 +118,9 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             Format::Sse
         };
         let finish = g.flag();
-        super::script::run(&mut g, from, format, false, finish)?.bytes
+        let session = super::script::run(&mut g, from, format, false, finish)?;
+        reused_call_ids = session.reused_call_ids;
+        session.bytes
     } else {
         g.rest().to_vec()
     };
@@ -175,8 +191,40 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             error = Some(e);
         }
     }
-    let _ = asm.snapshot();
+    let target_snapshot = asm.snapshot();
     let _ = asm.tool_calls();
+    if own && error.is_none() && !reused_call_ids {
+        if let Some(e) = target_snapshot
+            .get("error")
+            .filter(|e| e["source"] == "client")
+        {
+            return fail(format!(
+                "the target's client rejects the translation: {e}\n  output {}",
+                short(&String::from_utf8_lossy(out))
+            ));
+        }
+        // The text survives translation: every message's text parts, in order.
+        let mut source = StreamAssembler::new(AssemblerOptions::new().with_protocol(Some(from)));
+        let _ = source.push(&input);
+        let _ = source.finish();
+        // (Compared as sorted characters: message order and the interleaving of a message's
+        // parts may differ, AG-UI having one text per message and Agent API snapshots listing
+        // messages in completion order; lost, doubled or invented text shows.)
+        let sorted = |text: String| {
+            let mut chars: Vec<char> = text.chars().collect();
+            chars.sort_unstable();
+            chars.into_iter().collect::<String>()
+        };
+        let (a, b) = (texts(&source.snapshot()), texts(&target_snapshot));
+        if sorted(a.clone()) != sorted(b.clone()) {
+            return fail(format!(
+                "the text changed in translation\n  source {:?}\n  target {:?}\n  output {}",
+                short(&a),
+                short(&b),
+                short(&String::from_utf8_lossy(out))
+            ));
+        }
+    }
     if own {
         let output = String::from_utf8_lossy(out);
         if let Some(e) = error {
@@ -199,4 +247,42 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The text of every message (text and refusal parts), in order, whatever the protocol's
+/// snapshot shape.
+fn texts(snapshot: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let mut out = String::new();
+    let lists = ["output", "incompleteMessages", "messages"];
+    for list in lists {
+        for m in snapshot
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let kind = m.get("type").and_then(Value::as_str).unwrap_or("message");
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+            if kind != "message" || matches!(role, "tool" | "reasoning" | "activity") {
+                continue;
+            }
+            match m.get("content") {
+                Some(Value::String(t)) => out.push_str(t),
+                Some(Value::Array(parts)) => {
+                    for p in parts {
+                        let field = match p.get("type").and_then(Value::as_str) {
+                            Some("text" | "output_text") => "text",
+                            // AG-UI has no refusal: its text joins the message's content.
+                            Some("refusal") => "refusal",
+                            _ => continue,
+                        };
+                        out.push_str(p.get(field).and_then(Value::as_str).unwrap_or(""));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
