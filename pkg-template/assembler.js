@@ -254,11 +254,13 @@ export class StreamAssembler {
       throw failure(inst, error);
     }
     if (result === null) return this.#list;
-    const { len, reset, changes } = result;
+    const len = result[0];
+    const reset = result[1];
     const list = reset ? new Array(len) : this.#list.slice(0, len);
     const keys = reset ? new Array(len) : this.#keys;
     keys.length = len;
-    for (const change of changes) {
+    for (let i = 2; i < result.length; i++) {
+      const change = result[i];
       const position = change.position;
       const key = change.messageId !== undefined ? `${change.messageId}#${change.index}` : keys[position];
       keys[position] = key;

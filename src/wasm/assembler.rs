@@ -177,7 +177,7 @@ impl StreamAssemblerCore {
     }
 
     /// What changed in the tool calls since the last call: `null` when nothing did, otherwise
-    /// `{len, reset, changes}`. `changes` holds the calls that changed, by `position`: a full
+    /// `[len, reset, ...changes]`. `changes` holds the calls that changed, by `position`: a full
     /// record (`messageId`, `index`, …) for a new call or after a `reset` (then every call is
     /// listed), otherwise only the fields that changed (the JS mirror keys it by position).
     /// Sending only what changed keeps reading parsed arguments after every chunk cheap: each
@@ -240,12 +240,26 @@ impl StreamAssemblerCore {
     }
 }
 
-/// What `toolCallChanges` returns when something changed.
-#[derive(Serialize)]
+/// What `toolCallChanges` returns when something changed: one flat array, `[len, reset,
+/// ...changes]` (JSON.parse of one array costs less than of an object wrapping one, and this
+/// crosses once per look).
 struct ChangesJs {
     len: usize,
     reset: bool,
     changes: Vec<Entry>,
+}
+
+impl Serialize for ChangesJs {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.changes.len() + 2))?;
+        seq.serialize_element(&self.len)?;
+        seq.serialize_element(&self.reset)?;
+        for change in &self.changes {
+            seq.serialize_element(change)?;
+        }
+        seq.end()
+    }
 }
 
 /// Texts longer than this (in UTF-8 bytes) leave the snapshot's JSON text and are set as strings
