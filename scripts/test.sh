@@ -42,6 +42,8 @@ project() {
 }
 
 suite_rust() {
+  # The module graph: acyclic, every use running down the layers of ARCHITECTURE.md.
+  run node scripts/check-modules.mjs &&
   run cargo fmt --check &&
   run cargo clippy --quiet --all-targets -- -D warnings &&
   run cargo clippy --quiet --target wasm32-unknown-unknown --all-targets -- -D warnings &&

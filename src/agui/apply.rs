@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::assembler::arguments_error;
+use crate::protocol::arguments_error;
 use serde_json::{Map, Value};
 
 use super::changes::Changes;
@@ -14,7 +14,7 @@ use super::event::*;
 use super::message::*;
 use super::outcome::{Interrupt, RunFinishedOutcome, TokenUsage};
 use super::patch;
-use crate::assembler::{Warning, WarningCode};
+use crate::{Warning, WarningCode};
 
 /// Where the current run stands.
 #[derive(Debug, Clone, PartialEq, Default)]

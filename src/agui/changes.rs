@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::assembler::Warning;
+use crate::Warning;
 
 /// What a batch of events changed in a [`Client`](super::Client), coalesced: text appends per
 /// message and argument appends per tool call are joined; ids are listed once, first touched

@@ -11,8 +11,8 @@ use super::enforce::{enforce, Enforced};
 use super::event::Event;
 use super::message::Message;
 use super::verify::Verifier;
-use crate::assembler::{Warning, WarningCode};
 use crate::{Error, ErrorCode, Result};
+use crate::{Warning, WarningCode};
 
 /// An AG-UI client run as `@ag-ui/client` 1.0 processes it, event by event, with the same
 /// messages, state, accept/reject decision and error texts.

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use super::schema::{normalize_legacy_input, normalize_legacy_message};
-use crate::assembler::{Warning, WarningCode};
+use crate::{Warning, WarningCode};
 
 /// The translation state (the open `THINKING_*` span and message ids).
 #[derive(Debug, Default)]

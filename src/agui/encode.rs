@@ -1,6 +1,6 @@
 //! Agent API → AG-UI 1.0 events: [`AgUiEncoder`], an [`Encoder`] for the
 //! [`ResponseBuilder`](crate::builder::ResponseBuilder) (`protocol: "ag-ui"`) and the last stage
-//! of [`Translator`](crate::openai::Translator) (`to: "ag-ui"`).
+//! of [`Translator`](crate::translate::Translator) (`to: "ag-ui"`).
 //!
 //! The output is a run the `@ag-ui/client` 1.0 verifier accepts (`reference/ag-ui.md` §4): it
 //! opens with `RUN_STARTED`, closes every message, reasoning span and tool call it opened before
@@ -34,9 +34,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::builder::{BuilderEvent, Encoder};
+use crate::codec::write::{check_output_format, frame_end, frame_start, int, raw, string};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
-use crate::openai::write::{check_output_format, frame_end, frame_start, int, raw, string};
+use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,

@@ -10,7 +10,7 @@
 //!   reporting coalesced [`Changes`].
 //! - [`AgUiEncoder`]: Agent API events (from the
 //!   [`ResponseBuilder`](crate::builder::ResponseBuilder) or, through
-//!   [`Translator`](crate::openai::Translator), any Agent API / Responses / A2A stream) → AG-UI
+//!   [`Translator`](crate::translate::Translator), any Agent API / Responses / A2A stream) → AG-UI
 //!   events; [`agent_request`]: a `RunAgentInput` → the Agent API request the reference's AG-UI
 //!   adapter makes of it.
 //! - [`Message`] (seven roles), [`ContentPart`], [`ToolCall`], [`Tool`], [`Context`],

@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::content::{Content, ContentPart, MediaPart, PartSource};
 use super::message::Message;
 use super::RunAgentInput;
-use crate::openai::write::{raw, string, value};
+use crate::codec::write::{raw, string, value};
 use crate::protocol::{parse_request, AgentRequest};
 use crate::{Error, ErrorCode, Result};
 

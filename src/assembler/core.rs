@@ -2,16 +2,17 @@
 
 use serde_json::{Map, Value};
 
-#[cfg(feature = "full")]
-use super::ag_ui::AgUiFold;
 use super::agent_api::{AgentApiFold, EventCx, SnapshotView, ToolCall, ToolCallChanges};
+#[cfg(feature = "full")]
+use super::agui::AgUiFold;
 use super::detect::detect;
-use super::options::{AssemblerOptions, Protocol};
+use super::options::AssemblerOptions;
 use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
-use super::warning::{Warning, WarningCode};
 use crate::codec::{Frame, FrameDecoder};
+use crate::Protocol;
 use crate::{Error, ErrorCode, Result};
+use crate::{Warning, WarningCode};
 
 /// The most warnings a snapshot keeps; later ones are counted in one `TOO_MANY_WARNINGS`
 /// warning (a final `TRUNCATED` one is kept too).
@@ -63,7 +64,7 @@ struct Inner {
     agent_api: AgentApiFold,
     /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
     #[cfg(feature = "full")]
-    adapter: crate::openai::AdapterFold,
+    adapter: super::adapter::AdapterFold,
     #[cfg(feature = "full")]
     ag_ui: AgUiFold,
     batch: Batch,
@@ -88,7 +89,7 @@ impl StreamAssembler {
                 options,
                 agent_api: AgentApiFold::default(),
                 #[cfg(feature = "full")]
-                adapter: crate::openai::AdapterFold::default(),
+                adapter: super::adapter::AdapterFold::default(),
                 #[cfg(feature = "full")]
                 ag_ui: AgUiFold::new(options.events()),
                 batch: Batch::default(),

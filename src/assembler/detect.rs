@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::options::Protocol;
 use crate::protocol::JsonValue;
+use crate::Protocol;
 
 /// Guesses the protocol of an event payload: Agent API events have an `object` key (or are a
 /// bare `{"error": …}`); OpenAI Responses events have a dotted lowercase `type`

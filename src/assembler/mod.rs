@@ -5,21 +5,16 @@
 //! ([`PartialJson`]).
 
 #[cfg(feature = "full")]
-mod ag_ui;
+mod adapter;
 mod agent_api;
-/// The Agent API fold, for the protocol adapters that translate into it.
 #[cfg(feature = "full")]
-pub(crate) mod agent_api_fold {
-    pub(crate) use super::agent_api::{AgentApiFold, EventCx};
-}
+mod agui;
 mod core;
 mod detect;
 mod lean;
 mod options;
 mod outcome;
-mod partial_json;
 pub(crate) mod update;
-mod warning;
 pub(crate) mod words;
 
 #[cfg(target_arch = "wasm32")]
@@ -28,8 +23,9 @@ pub use self::core::{StreamAssembler, MAX_WARNINGS};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]
 pub(crate) use agent_api::Deferred;
 pub use agent_api::{ToolCall, ToolCallChange, ToolCallChanges, MAX_PARTS_PER_MESSAGE};
-pub use options::{AssemblerOptions, Protocol};
+pub use options::AssemblerOptions;
 pub use outcome::Outcome;
-pub use partial_json::{arguments_error, Op, PartialJson, PathSegment};
+// Paths kept from before these moved down to the crate root and `protocol`.
+pub use crate::protocol::{arguments_error, Op, PartialJson, PathSegment};
+pub use crate::{Protocol, Warning, WarningCode};
 pub use update::Update;
-pub use warning::{Warning, WarningCode};

@@ -6,7 +6,7 @@ use serde_json::Value;
 #[cfg(feature = "full")]
 pub(crate) use super::agent_api::PartView;
 use super::outcome::Outcome;
-use super::warning::Warning;
+use crate::Warning;
 
 /// One change caused by a chunk of input. A `push()` returns them grouped in this order:
 /// response changes, message changes, text appends, other content changes, tool-call argument

@@ -4,11 +4,11 @@
 use crate::protocol::{ContentBody, JsonMap, RunStatus};
 use crate::Result;
 
-use super::encoder::BuilderEvent;
 use super::response::ResponseBuilder;
 use super::state::{
     Building, ContentHandle, MessageHandle, MessageState, Part, PartState, RunState, Terminal,
 };
+use crate::emit::BuilderEvent;
 
 fn seq_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)

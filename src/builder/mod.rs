@@ -75,7 +75,6 @@
 //! `serde_json::Value`.
 
 mod emit;
-mod encoder;
 mod options;
 mod response;
 mod state;
@@ -88,7 +87,7 @@ mod tests;
 #[cfg(test)]
 mod tools_tests;
 
-pub use encoder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
+pub use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 pub use options::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };

@@ -11,13 +11,13 @@ use crate::protocol::{
 };
 use crate::{Error, ErrorCode, Result};
 
-use super::encoder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use super::options::{BuilderOptions, CompleteOptions, MessageOptions};
 use super::state::{
     next_builder_tag, Building, ContentHandle, MessageHandle, MessageSlot, MessageState, Part,
     PartState, RunState, Terminal,
 };
 use super::value::{apply_delta, body_for_set, check_delta, ContentValue};
+use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 
 /// Builds one Agent API response stream. Every emitting call returns the encoded frame(s) of the
 /// event(s) it caused, with `sequence_number` 0, 1, 2, … without gaps.

@@ -33,6 +33,7 @@ mod limits;
 mod ndjson;
 mod sse;
 mod utf8;
+pub(crate) mod write;
 
 pub use decoder::FrameDecoder;
 pub use encode::{encode_ndjson, encode_sse, encode_sse_comment, encode_sse_event};

@@ -43,6 +43,7 @@ pub mod json;
 mod merge;
 mod message;
 mod number;
+mod partial_json;
 mod request;
 mod response;
 mod surrogates;
@@ -64,6 +65,7 @@ pub use message::Message;
 #[cfg(test)]
 pub(crate) use number::json_eq;
 pub(crate) use number::parse_number;
+pub use partial_json::{arguments_error, Op, PartialJson, PathSegment};
 pub use request::{parse_request, AgentRequest, Stop};
 pub use response::AgentResponse;
 pub use surrogates::{parse_repairing, repair_lone_surrogates};

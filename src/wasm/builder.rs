@@ -26,7 +26,7 @@ use crate::agui::AgUiEncoder;
 use crate::assembler::Protocol;
 use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCall};
 use crate::codec::Format;
-use crate::openai::ResponsesEncoder;
+use crate::responses::ResponsesEncoder;
 use crate::{Error, ErrorCode, Result};
 
 /// The builder shared by a response and its children; `None` once released.

@@ -8,8 +8,8 @@ use wasm_bindgen::JsValue;
 use super::convert::{to_js, Text};
 use super::options::{max_event_bytes, Bag};
 use crate::assembler::Protocol;
-use crate::openai::{TranslateOptions, Translator};
 use crate::protocol::ErrorInfo;
+use crate::translate::{TranslateOptions, Translator};
 use crate::{Error, ErrorCode, Result};
 
 fn invalid(message: String, field: &str) -> Error {
@@ -153,7 +153,7 @@ pub fn a2a_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
 ) -> std::result::Result<JsValue, JsValue> {
     let text = Text::from_js(json, "a2aRequest")?;
-    let request = crate::openai::a2a_request(text.as_str()?)?;
+    let request = crate::a2a::a2a_request(text.as_str()?)?;
     Ok(to_js(&request)?)
 }
 

@@ -1,7 +1,7 @@
 use super::*;
-use crate::assembler::Protocol;
-use crate::openai::{TranslateOptions, Translator};
+use crate::translate::{TranslateOptions, Translator};
 use crate::ErrorCode;
+use crate::Protocol;
 
 /// Translates Agent API payloads (one per line, as the reference writes them) with ids `t`/`r`.
 fn translate(lines: &[&str]) -> String {

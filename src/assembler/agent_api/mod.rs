@@ -20,20 +20,20 @@ use serde_json::Value;
 
 use super::lean::{LeanEvent, LeanReader};
 use super::outcome::Outcome;
-use super::partial_json::{arguments_error, Op, PartialJson};
 use super::update::Batch;
 use super::words::same;
+use crate::protocol::{arguments_error, Op, PartialJson};
 
 mod calls;
 mod snapshot;
 mod view;
-use super::warning::{Warning, WarningCode};
 use crate::protocol::{
     merge_data_into, parse_event, AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap,
     Message, MessageType, RunStatus,
 };
 use crate::sequence::{Seen, SeenNumbers};
 use crate::{Error, ErrorCode, Result};
+use crate::{Warning, WarningCode};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]
 pub(crate) use snapshot::Deferred;
 #[cfg(feature = "full")]

@@ -11,9 +11,9 @@ use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 use super::{AgentApiFold, MessageSlot, PartSlot};
 use crate::assembler::outcome::Outcome;
-use crate::assembler::warning::Warning;
 use crate::protocol::json::{Fields, JsonOptions};
 use crate::protocol::{ContentBody, RunStatus, StreamFields};
+use crate::Warning;
 
 static COMPLETED: RunStatus = RunStatus::Completed;
 static IN_PROGRESS: RunStatus = RunStatus::InProgress;

@@ -21,10 +21,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{check_output_format, frame_end, int, opt_int, raw, string, value};
+use crate::codec::write::{check_output_format, frame_end, int, opt_int, raw, string, value};
 
-use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
@@ -131,7 +131,7 @@ enum Mode {
 ///
 /// ```
 /// use agentwire::builder::{BuilderOptions, CompleteOptions, ResponseBuilder};
-/// use agentwire::openai::ResponsesEncoder;
+/// use agentwire::responses::ResponsesEncoder;
 /// use agentwire::protocol::{ContentType, FixedClock};
 ///
 /// let options = BuilderOptions::new()

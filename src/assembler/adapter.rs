@@ -4,12 +4,12 @@
 
 use serde_json::Value;
 
-use super::snapshot::ResponsesSnapshot;
-use super::{A2aDecoder, ResponsesDecoder};
-use crate::assembler::agent_api_fold::{AgentApiFold, EventCx};
-use crate::assembler::{Protocol, WarningCode};
+use super::agent_api::{AgentApiFold, EventCx};
+use crate::a2a::A2aDecoder;
 use crate::protocol::JsonMap;
+use crate::responses::{ResponsesDecoder, ResponsesSnapshot};
 use crate::Result;
+use crate::{Protocol, WarningCode};
 
 /// Per-stream state of the Responses and A2A decoders inside a `StreamAssembler`.
 #[derive(Debug, Default)]
@@ -18,7 +18,7 @@ pub(crate) struct AdapterFold {
     snapshot: ResponsesSnapshot,
     a2a: A2aDecoder,
     events: Vec<crate::protocol::Event>,
-    warnings: Vec<crate::assembler::Warning>,
+    warnings: Vec<crate::Warning>,
 }
 
 impl AdapterFold {

@@ -3,15 +3,16 @@
 //! [`Encoder`] writes them in the target protocol.
 
 use crate::agui::AgUiEncoder;
-use crate::assembler::{Protocol, Warning, WarningCode};
-use crate::builder::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use crate::codec::{Format, Frame, FrameDecoder, Limits};
+use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use crate::protocol::{
     parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
+use crate::{Protocol, Warning, WarningCode};
 
-use super::{A2aDecoder, A2aEncoder, ResponsesDecoder, ResponsesEncoder};
+use crate::a2a::{A2aDecoder, A2aEncoder};
+use crate::responses::{ResponsesDecoder, ResponsesEncoder};
 
 /// The most warnings a translator keeps.
 const MAX_WARNINGS: usize = 1000;
@@ -37,15 +38,15 @@ enum Sink {
 /// Supported: `agent-api`, `openai-responses` and `a2a`, in any direction (also a protocol to
 /// itself, which normalises it: Agent API `sequence_number`s renumbered from 0, Responses
 /// output indices made dense), and from any of them to `ag-ui` (see
-/// [`AgUiEncoder`](crate::agui::AgUiEncoder) for the mapping; an input that ends before its
+/// [`AgUiEncoder`] for the mapping; an input that ends before its
 /// terminal response ends with `RUN_ERROR` at [`Translator::finish`]). Anything else is
 /// `INVALID_OPTION`.
 ///
 /// # Example
 ///
 /// ```
-/// use agentwire::assembler::Protocol;
-/// use agentwire::openai::Translator;
+/// use agentwire::Protocol;
+/// use agentwire::translate::Translator;
 ///
 /// let mut t = Translator::new(Protocol::AgentApi, Protocol::OpenAiResponses)?;
 /// let input = concat!(

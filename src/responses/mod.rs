@@ -1,23 +1,18 @@
-//! Protocol adapters: OpenAI Responses API streaming and A2A streaming, both ways, with the Agent
-//! API as the hub.
+//! OpenAI Responses API streaming, both ways, with the Agent API as the hub.
 //!
 //! - [`ResponsesEncoder`]: Agent API events (from the [`ResponseBuilder`] or any Agent API
 //!   stream) → Responses streaming events (`event: response.…` SSE).
 //! - [`ResponsesDecoder`]: Responses streaming events → Agent API events; with it the
 //!   [`StreamAssembler`] assembles `protocol: "openai-responses"` streams into the final
 //!   Responses `response` object.
-//! - [`A2aEncoder`] / [`A2aDecoder`]: Agent API ⇄ A2A `message/stream` results (Task,
-//!   TaskStatusUpdateEvent with `final`, TaskArtifactUpdateEvent with `append`/`lastChunk`);
-//!   [`a2a_request`]: an A2A `Message` → [`AgentRequest`](crate::protocol::AgentRequest).
-//! - [`Translator`]: bytes of one protocol in, bytes of another out, incrementally.
 //!
 //! [`ResponseBuilder`]: crate::builder::ResponseBuilder
 //! [`StreamAssembler`]: crate::assembler::StreamAssembler
 //!
 //! # Deviations from the reference adapters
 //!
-//! `reference/agentscope-protocol.md` §7.1 (`ResponseAPIDefaultAdapter`) and §7.2
-//! (`A2AFastAPIDefaultAdapter`); each is a bug there, fixed here:
+//! `reference/agentscope-protocol.md` §7.1 (`ResponseAPIDefaultAdapter`); each is a bug there,
+//! fixed here:
 //! - **Tool calls are kept** (issue #486): `plugin_call` and `mcp_call` messages become
 //!   `function_call` items with streamed arguments, and `*_call_output` messages become
 //!   `function_call_output` items (the reference ignores both, and crashes on outputs).
@@ -36,27 +31,18 @@
 //!   event).
 //! - `response.created` has status `in_progress`, as OpenAI sends it (the reference: `queued`);
 //!   `usage` is included, as a Responses usage object; `session_id` travels as `conversation.id`.
-//! - **A2A streams** (issue #499): `message/stream` results instead of one `Message` from the
-//!   final response; every message and part is kept, not just the last message's text.
 //!
 //! Lossy by design: Responses has no item type for `plugin_call` vs `function_call` (both are
 //! `function_call`), no output form for image/data/audio/file parts in a message, and a closed
 //! set of error codes (others become `server_error`); reasoning summary and reasoning content
 //! parts both become `text` parts of a `reasoning` message.
 
-mod a2a;
 mod decode;
 mod encode;
 #[cfg(feature = "full")]
-mod fold;
-#[cfg(feature = "full")]
-pub(crate) mod snapshot;
-mod translate;
-pub(crate) mod write;
+mod snapshot;
 
-pub use a2a::{a2a_request, A2aDecoder, A2aEncoder};
 pub use decode::ResponsesDecoder;
 pub use encode::ResponsesEncoder;
 #[cfg(feature = "full")]
-pub(crate) use fold::AdapterFold;
-pub use translate::{TranslateOptions, Translator};
+pub(crate) use snapshot::ResponsesSnapshot;

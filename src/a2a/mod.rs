@@ -2,7 +2,9 @@
 //! results, and an A2A `Message` → [`AgentRequest`].
 //!
 //! The reference A2A adapter cannot stream (`reference/agentscope-protocol.md` §7.2, issue
-//! #499). Here ([`A2aEncoder`]), each SSE event is `data: {"jsonrpc":"2.0","id":…,"result":…}`:
+//! #499: it answers with one `Message` from the final response); here every message and part
+//! is kept, not just the last message's text. In [`A2aEncoder`]'s stream, each SSE event is
+//! `data: {"jsonrpc":"2.0","id":…,"result":…}`:
 //! - the run's first event is a `Task` (`id` = response id, `contextId` = session id, state
 //!   `submitted`); `in_progress` is a `status-update` (`working`, `final: false`); the terminal
 //!   response is a `status-update` with `final: true` (`completed`, `failed`, `canceled`,
@@ -24,19 +26,19 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::write::{
+use crate::codec::write::{
     bool, check_output_format, frame_end, frame_start, int, map, opt_string, raw, string, value,
 };
 
-use crate::assembler::{Warning, WarningCode};
-use crate::builder::{BuilderEvent, Encoder};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::json::str_field;
 use crate::protocol::{
     merge_data_into, parse_request, AgentRequest, AgentResponse, Content, ContentBody, ErrorInfo,
     Event, JsonMap, Message, MessageType, Role, RunStatus,
 };
 use crate::{Error, ErrorCode, Result};
+use crate::{Warning, WarningCode};
 
 #[derive(Debug, Default)]
 struct Artifact {
@@ -70,7 +72,7 @@ struct PartState {
 ///
 /// ```
 /// use agentwire::builder::{BuilderOptions, CompleteOptions, ResponseBuilder};
-/// use agentwire::openai::A2aEncoder;
+/// use agentwire::a2a::A2aEncoder;
 /// use agentwire::protocol::ContentType;
 ///
 /// let options = BuilderOptions::new().response_id("task_1").session_id("ctx_1");
@@ -991,7 +993,7 @@ fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
 /// # Example
 ///
 /// ```
-/// use agentwire::openai::a2a_request;
+/// use agentwire::a2a::a2a_request;
 ///
 /// let request = a2a_request(r#"{"jsonrpc":"2.0","id":1,"method":"message/stream","params":
 ///     {"message":{"kind":"message","messageId":"m1","role":"user","contextId":"c1",

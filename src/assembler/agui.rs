@@ -13,11 +13,11 @@ use serde_json::{Map, Value};
 
 use super::agent_api::{EventCx, ToolCall, ToolCallChange, ToolCallChanges};
 use super::outcome::Outcome;
-use super::partial_json::{arguments_error, PartialJson};
 use super::update::{Batch, Update, UpdateSink};
-use super::warning::WarningCode;
 use crate::agui::{Changes, Client, Content, Message, RunFinishedOutcome, RunStatus};
+use crate::protocol::{arguments_error, PartialJson};
 use crate::Result;
+use crate::WarningCode;
 
 /// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
 #[derive(Debug, Default)]

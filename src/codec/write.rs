@@ -7,8 +7,7 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Serializer};
 use serde_json::Value;
 
-use crate::codec::Format;
-use crate::protocol::JsonMap;
+use super::Format;
 use crate::{Error, ErrorCode, Result};
 
 /// Appends a static JSON fragment. Never inlined (as [`string`]).
@@ -32,7 +31,7 @@ pub(crate) fn value(out: &mut Vec<u8>, v: &Value) {
 }
 
 /// Appends an object in compact form (as [`value`]).
-pub(crate) fn map(out: &mut Vec<u8>, m: &JsonMap) {
+pub(crate) fn map(out: &mut Vec<u8>, m: &serde_json::Map<String, Value>) {
     value(out, &Value::Object(m.clone()));
 }
 

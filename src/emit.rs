@@ -1,10 +1,13 @@
-//! The seam between builder calls and bytes: every call produces [`BuilderEvent`]s (Agent API
-//! events, some as borrowed views), and an [`Encoder`] turns each into framed bytes.
+//! The seam between a run's events and the bytes of a wire protocol: a producer (the
+//! [`ResponseBuilder`](crate::builder::ResponseBuilder), or a [`Translator`]'s decoder) hands
+//! each [`BuilderEvent`] (an Agent API event, deltas as borrowed views) to an [`Encoder`], which
+//! writes it as framed bytes.
 //!
-//! [`AgentApiEncoder`] is the one implementation today: `model_dump_json()` bytes in SSE
-//! (`data: <json>\n\n`) or NDJSON (`<json>\n`). An AG-UI or OpenAI-Responses encoder can later
-//! translate the same events (keeping whatever per-stream state it needs) without touching the
-//! builder.
+//! [`AgentApiEncoder`] writes the Agent API itself (`model_dump_json()` bytes in SSE or NDJSON);
+//! each other wire protocol's module has its own encoder (`AgUiEncoder`, `ResponsesEncoder`,
+//! `A2aEncoder`), keeping whatever per-stream state it needs.
+//!
+//! [`Translator`]: crate::translate::Translator
 
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Serializer};

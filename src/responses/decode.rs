@@ -17,7 +17,6 @@
 
 use serde_json::Value;
 
-use crate::assembler::{Warning, WarningCode};
 use crate::protocol::json::str_field;
 use crate::protocol::{
     AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap, Message, MessageType, Role,
@@ -25,6 +24,7 @@ use crate::protocol::{
 };
 use crate::sequence::{Seen, SeenNumbers};
 use crate::Result;
+use crate::{Warning, WarningCode};
 
 /// Part kinds sharing one Agent API part numbering inside an item.
 const CONTENT: u8 = 0;
@@ -50,7 +50,7 @@ struct Item {
 /// # Example
 ///
 /// ```
-/// use agentwire::openai::ResponsesDecoder;
+/// use agentwire::responses::ResponsesDecoder;
 /// use agentwire::protocol::Event;
 ///
 /// let mut dec = ResponsesDecoder::new();
