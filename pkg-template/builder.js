@@ -172,9 +172,10 @@ export class ResponseBuilder {
   static fromText(tokens, options) {
     const { highWaterMark, onError, role, rest } = streamOptions(options, "fromText", ["role"]);
     const iterator = tokenIterator(tokens);
+    // The event sequence is the core's (`beginText`, `textToken`, `finishText`), as in Rust.
     const rb = new ResponseBuilder(rest);
     const run = rb.#run;
-    let message, content;
+    const messageText = role === undefined ? undefined : optionsText({ role }, "fromText()");
     const end = (controller) => {
       stop(run, agentwireError("FINISHED", "The stream has ended."));
       controller.close();
@@ -191,9 +192,7 @@ export class ResponseBuilder {
     };
     return new ReadableStream({
       start(controller) {
-        message = rb.message(role === undefined ? undefined : { role });
-        content = message.content("text");
-        controller.enqueue(concat([rb.created(), rb.inProgress(), message.start()]));
+        controller.enqueue(use(run, (core) => core.beginText(messageText)));
       },
       async pull(controller) {
         let step;
@@ -205,13 +204,13 @@ export class ResponseBuilder {
         }
         if (run.stopped !== null) return; // canceled while waiting for the token
         if (step.done) {
-          controller.enqueue(concat([content.complete(), message.complete(), rb.completed()]));
+          controller.enqueue(use(run, (core) => core.finishText()));
           end(controller);
         } else if (typeof step.value !== "string") {
           fail(controller, agentwireError("INVALID_OPTION",
             `fromText expects string tokens, got ${step.value === null ? "null" : typeof step.value}`));
         } else {
-          controller.enqueue(content.delta(step.value));
+          controller.enqueue(use(run, (core) => core.textToken(step.value)));
         }
       },
       cancel(reason) {
@@ -505,16 +504,4 @@ function report(onError, error, what) {
   } catch {
     // An onError that throws has nowhere to report to; the stream goes on.
   }
-}
-
-function concat(parts) {
-  let length = 0;
-  for (const p of parts) length += p.byteLength;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.byteLength;
-  }
-  return out;
 }

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use crate::codec::Format;
 use crate::protocol::{Clock, JsonMap, MessageType, Role};
+use crate::Protocol;
 
 /// Options of a [`ResponseBuilder`](super::ResponseBuilder) (JS: the constructor's option bag).
 ///
-/// Defaults: a fresh `response_<uuid4>` id, no session id, SSE framing, nulls kept, and the
-/// system clock (on `wasm32` there is none: pass a [`Clock`] that reads `Date.now()`, otherwise
+/// Defaults: the Agent API, a fresh `response_<uuid4>` id, no session id, SSE framing, nulls
+/// kept, and the system clock (on `wasm32` there is none: pass a [`Clock`] that reads `Date.now()`, otherwise
 /// every timestamp is 0).
 #[derive(Clone, Default)]
 pub struct BuilderOptions {
@@ -19,6 +20,9 @@ pub struct BuilderOptions {
     pub(crate) format: Option<Format>,
     pub(crate) omit_nulls: bool,
     pub(crate) clock: Option<Arc<dyn Clock + Send + Sync>>,
+    pub(crate) protocol: Option<Protocol>,
+    pub(crate) thread_id: Option<String>,
+    pub(crate) run_id: Option<String>,
 }
 
 impl BuilderOptions {
@@ -61,6 +65,29 @@ impl BuilderOptions {
         self.clock = Some(Arc::new(clock));
         self
     }
+
+    /// `protocol`: the wire protocol [`ResponseBuilder::new`](super::ResponseBuilder::new)
+    /// writes: [`Protocol::AgentApi`] (default), [`Protocol::AgUi`] or
+    /// [`Protocol::OpenAiResponses`].
+    #[must_use]
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = Some(protocol);
+        self
+    }
+
+    /// `threadId`: the AG-UI `threadId` (default: the session id, else a fresh id).
+    #[must_use]
+    pub fn thread_id(mut self, id: impl Into<String>) -> Self {
+        self.thread_id = Some(id.into());
+        self
+    }
+
+    /// `runId`: the AG-UI `runId` (default: the response id).
+    #[must_use]
+    pub fn run_id(mut self, id: impl Into<String>) -> Self {
+        self.run_id = Some(id.into());
+        self
+    }
 }
 
 impl fmt::Debug for BuilderOptions {
@@ -71,6 +98,9 @@ impl fmt::Debug for BuilderOptions {
             .field("format", &self.format)
             .field("omit_nulls", &self.omit_nulls)
             .field("clock", &self.clock.as_ref().map(|_| "custom"))
+            .field("protocol", &self.protocol)
+            .field("thread_id", &self.thread_id)
+            .field("run_id", &self.run_id)
             .finish()
     }
 }

@@ -3,13 +3,15 @@
 
 use std::sync::Arc;
 
+use crate::agui::AgUiEncoder;
 use crate::codec::Format;
 use crate::depth::check_map_depth;
 use crate::protocol::{
     AgentResponse, Clock, Content, ContentBody, ContentType, ErrorInfo, JsonMap, JsonOptions,
     Message,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::responses::ResponsesEncoder;
+use crate::{Error, ErrorCode, Protocol, Result};
 
 use super::options::{BuilderOptions, CompleteOptions, MessageOptions};
 use super::state::{
@@ -104,16 +106,43 @@ fn default_clock() -> Arc<dyn Clock + Send + Sync> {
 }
 
 impl ResponseBuilder {
-    /// A builder with the Agent API encoder in `options.format` (default SSE).
+    /// A builder writing `options.protocol` (default the Agent API) in `options.format`
+    /// (default SSE).
     ///
     /// # Errors
     ///
-    /// `INVALID_OPTION` for [`Format::Auto`], or when no randomness is available for the
-    /// response id.
-    pub fn new(options: BuilderOptions) -> Result<Self> {
-        let encoder = AgentApiEncoder::new(options.format.unwrap_or(Format::Sse))?
-            .with_json_options(JsonOptions::new().omit_nulls(options.omit_nulls));
-        Self::with_encoder(options, Box::new(encoder))
+    /// `INVALID_OPTION` for [`Format::Auto`], a protocol the builder does not write
+    /// ([`Protocol::A2a`]), or when no randomness is available for the response id.
+    pub fn new(mut options: BuilderOptions) -> Result<Self> {
+        let format = options.format.unwrap_or(Format::Sse);
+        let encoder: Box<dyn Encoder + Send> = match options.protocol.unwrap_or(Protocol::AgentApi) {
+            Protocol::AgentApi => Box::new(
+                AgentApiEncoder::new(format)?
+                    .with_json_options(JsonOptions::new().omit_nulls(options.omit_nulls)),
+            ),
+            Protocol::AgUi => {
+                let mut encoder = AgUiEncoder::new(format)?;
+                if let Some(id) = options.thread_id.take() {
+                    encoder = encoder.with_thread_id(id);
+                }
+                if let Some(id) = options.run_id.take() {
+                    encoder = encoder.with_run_id(id);
+                }
+                Box::new(encoder)
+            }
+            Protocol::OpenAiResponses => Box::new(ResponsesEncoder::new(format)?),
+            other => {
+                return Err(Error::new(
+                    ErrorCode::InvalidOption,
+                    format!(
+                        "the ResponseBuilder writes \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{}\"",
+                        other.as_str()
+                    ),
+                )
+                .with_field("protocol"))
+            }
+        };
+        Self::with_encoder(options, encoder)
     }
 
     /// A builder writing through `encoder` (`options.format` and `omit_nulls` are then the

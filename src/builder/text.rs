@@ -47,11 +47,7 @@ impl TextStream {
     ///
     /// `BUILDER_STATE` if `builder` already emitted events.
     pub fn begin(mut builder: ResponseBuilder, message: MessageOptions) -> Result<(Self, Vec<u8>)> {
-        let mut out = builder.created()?;
-        out.extend(builder.in_progress()?);
-        let m = builder.message(message)?;
-        out.extend(builder.start_message(m)?);
-        let content = builder.content(m, ContentType::Text)?;
+        let (content, out) = builder.begin_text(message)?;
         Ok((TextStream { builder, content }, out))
     }
 
@@ -70,11 +66,7 @@ impl TextStream {
     ///
     /// `BUILDER_STATE` if called twice.
     pub fn finish(&mut self) -> Result<Vec<u8>> {
-        self.builder.check_live()?;
-        let mut out = self.builder.complete_content(self.content)?;
-        out.extend(self.builder.complete_message(self.content.message())?);
-        out.extend(self.builder.completed(CompleteOptions::new())?);
-        Ok(out)
+        self.builder.finish_text(self.content)
     }
 
     /// The builder (e.g. to read the final response).
@@ -89,6 +81,37 @@ impl TextStream {
 }
 
 impl ResponseBuilder {
+    /// The opening of a `fromText` stream: `created`, `in_progress` and the start of a message
+    /// (`message` sets its role and id), whose text part is returned; one
+    /// [`delta_text`](Self::delta_text) per token follows, then
+    /// [`finish_text`](Self::finish_text). [`TextStream`] drives the same steps.
+    ///
+    /// # Errors
+    ///
+    /// `BUILDER_STATE` if the builder already emitted events.
+    pub fn begin_text(&mut self, message: MessageOptions) -> Result<(ContentHandle, Vec<u8>)> {
+        let mut out = self.created()?;
+        out.extend(self.in_progress()?);
+        let m = self.message(message)?;
+        out.extend(self.start_message(m)?);
+        let content = self.content(m, ContentType::Text)?;
+        Ok((content, out))
+    }
+
+    /// The end of a `fromText` stream: the text part's, the message's and the response's
+    /// completed events.
+    ///
+    /// # Errors
+    ///
+    /// `BUILDER_STATE` if the stream already ended.
+    pub fn finish_text(&mut self, content: ContentHandle) -> Result<Vec<u8>> {
+        self.check_live()?;
+        let mut out = self.complete_content(content)?;
+        out.extend(self.complete_message(content.message())?);
+        out.extend(self.completed(CompleteOptions::new())?);
+        Ok(out)
+    }
+
     /// The whole `fromText` stream for `tokens` at once (see [`TextStream`]).
     ///
     /// # Errors

@@ -11,7 +11,7 @@
 //! Option bags and object values arrive as JSON text, made by the JS layer
 //! (`pkg-template/values.js`) from the JS value; see [`super::convert`].
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -20,13 +20,9 @@ use wasm_bindgen::JsValue;
 use super::convert::json_map;
 use super::options::{
     builder_format, builder_options, complete_options, content_type, error_info, message_options,
-    tool_call_options, tool_output_options, ResponseBuilderOptions,
+    tool_call_options, tool_output_options,
 };
-use crate::agui::AgUiEncoder;
-use crate::assembler::Protocol;
 use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCall};
-use crate::codec::Format;
-use crate::responses::ResponsesEncoder;
 use crate::{Error, ErrorCode, Result};
 
 /// The builder shared by a response and its children; `None` once released.
@@ -58,6 +54,8 @@ fn with<T>(shared: &Shared, f: impl FnOnce(&mut ResponseBuilder) -> Result<T>) -
 #[wasm_bindgen(js_name = ResponseBuilderCore)]
 pub struct ResponseBuilderCore {
     shared: Shared,
+    /// The text part of a `fromText` stream, between `beginText` and `finishText`.
+    text: Cell<Option<ContentHandle>>,
 }
 
 #[wasm_bindgen(js_class = ResponseBuilderCore)]
@@ -66,31 +64,10 @@ impl ResponseBuilderCore {
     /// type.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<String>) -> Result<ResponseBuilderCore, JsValue> {
-        let ResponseBuilderOptions {
-            options,
-            protocol,
-            thread_id,
-            run_id,
-        } = builder_options(options.as_deref())?;
-        let builder = match protocol {
-            Protocol::AgUi => {
-                let mut encoder = AgUiEncoder::new(options.format.unwrap_or(Format::Sse))?;
-                if let Some(id) = thread_id {
-                    encoder = encoder.with_thread_id(id);
-                }
-                if let Some(id) = run_id {
-                    encoder = encoder.with_run_id(id);
-                }
-                ResponseBuilder::with_encoder(options, Box::new(encoder))?
-            }
-            Protocol::OpenAiResponses => {
-                let encoder = ResponsesEncoder::new(options.format.unwrap_or(Format::Sse))?;
-                ResponseBuilder::with_encoder(options, Box::new(encoder))?
-            }
-            _ => ResponseBuilder::new(options)?,
-        };
+        let builder = ResponseBuilder::new(builder_options(options.as_deref())?)?;
         Ok(ResponseBuilderCore {
             shared: Rc::new(RefCell::new(Some(builder))),
+            text: Cell::new(None),
         })
     }
 
@@ -185,6 +162,40 @@ impl ResponseBuilderCore {
     pub fn tool_output(&self, options: Option<String>) -> Result<Vec<u8>, JsValue> {
         let options = tool_output_options(options.as_deref())?;
         Ok(with(&self.shared, |rb| rb.tool_output(options))?)
+    }
+
+    /// The opening of a `fromText` stream (`ResponseBuilder::begin_text`); `options` is the
+    /// JSON text of `MessageOptions` (the role).
+    #[wasm_bindgen(js_name = beginText)]
+    pub fn begin_text(&self, options: Option<String>) -> Result<Vec<u8>, JsValue> {
+        let options = message_options(options.as_deref())?;
+        let (content, out) = with(&self.shared, |rb| rb.begin_text(options))?;
+        self.text.set(Some(content));
+        Ok(out)
+    }
+
+    /// One token of a `fromText` stream, as a text delta.
+    #[wasm_bindgen(js_name = textToken)]
+    pub fn text_token(&self, token: &str) -> Result<Vec<u8>, JsValue> {
+        let content = self.text_part()?;
+        Ok(with(&self.shared, |rb| rb.delta_text(content, token))?)
+    }
+
+    /// The end of a `fromText` stream (`ResponseBuilder::finish_text`).
+    #[wasm_bindgen(js_name = finishText)]
+    pub fn finish_text(&self) -> Result<Vec<u8>, JsValue> {
+        let content = self.text_part()?;
+        Ok(with(&self.shared, |rb| rb.finish_text(content))?)
+    }
+
+    /// The text part of the `fromText` stream begun, or `BUILDER_STATE`.
+    fn text_part(&self) -> crate::Result<ContentHandle> {
+        self.text.get().ok_or_else(|| {
+            Error::new(
+                ErrorCode::BuilderState,
+                "No fromText stream was begun on this ResponseBuilder.",
+            )
+        })
     }
 
     /// Drops the builder's state for this object and every child; later calls on any of them

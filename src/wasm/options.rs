@@ -215,26 +215,13 @@ pub fn builder_format(value: Option<&Value>) -> Result<Format> {
     }
 }
 
-/// The options of `new ResponseBuilder(options)`: the core's options, the protocol to emit and
-/// the AG-UI ids `threadId` / `runId`.
-pub struct ResponseBuilderOptions {
-    /// The builder's options.
-    pub options: BuilderOptions,
-    /// The protocol to emit.
-    pub protocol: Protocol,
-    /// AG-UI `threadId`.
-    pub thread_id: Option<String>,
-    /// AG-UI `runId`.
-    pub run_id: Option<String>,
-}
-
 /// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, omitNulls? }` for
 /// `new ResponseBuilder(options)`, from the JSON text of the options object.
 ///
 /// # Errors
 /// `INVALID_OPTION` naming the key, for an unknown key, a value of the wrong type, or an
 /// unknown `protocol`.
-pub fn builder_options(text: Option<&str>) -> Result<ResponseBuilderOptions> {
+pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     const WHAT: &str = "ResponseBuilder";
     let bag = Bag::parse(text, WHAT)?;
     only_keys(
@@ -251,7 +238,6 @@ pub fn builder_options(text: Option<&str>) -> Result<ResponseBuilderOptions> {
         WHAT,
     )?;
     let mut options = BuilderOptions::new().clock(JsClock);
-    let mut protocol = Protocol::AgentApi;
     if let Some(id) = opt_string(&bag, "sessionId", WHAT)? {
         options = options.session_id(id);
     }
@@ -261,7 +247,9 @@ pub fn builder_options(text: Option<&str>) -> Result<ResponseBuilderOptions> {
     options = options.format(builder_format(bag.get("format"))?);
     if let Some(name) = opt_string(&bag, "protocol", WHAT)? {
         match BUILDER_PROTOCOLS.iter().find(|(n, _)| *n == name) {
-            Some((_, true)) => protocol = Protocol::from_name(&name).unwrap_or(Protocol::AgentApi),
+            Some((_, true)) => {
+                options = options.protocol(Protocol::from_name(&name).unwrap_or(Protocol::AgentApi));
+            }
             Some((_, false)) => {
                 return Err(invalid(format!(
                     "protocol \"{name}\" is not available in this version of ResponseBuilder; use \"agent-api\""
@@ -276,17 +264,16 @@ pub fn builder_options(text: Option<&str>) -> Result<ResponseBuilderOptions> {
             }
         }
     }
-    let thread_id = opt_string(&bag, "threadId", WHAT)?;
-    let run_id = opt_string(&bag, "runId", WHAT)?;
+    if let Some(id) = opt_string(&bag, "threadId", WHAT)? {
+        options = options.thread_id(id);
+    }
+    if let Some(id) = opt_string(&bag, "runId", WHAT)? {
+        options = options.run_id(id);
+    }
     if let Some(yes) = opt_bool(&bag, "omitNulls", WHAT)? {
         options = options.omit_nulls(yes);
     }
-    Ok(ResponseBuilderOptions {
-        options,
-        protocol,
-        thread_id,
-        run_id,
-    })
+    Ok(options)
 }
 
 /// Fills the message fields shared by `message()`, `toolCall()` and `toolOutput()`:
