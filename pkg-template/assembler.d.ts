@@ -342,8 +342,9 @@ export declare class StreamAssembler {
   /** Reads a whole body, finishes, frees, and returns the snapshot. */
   static collect(body: Body, options?: StreamAssemblerOptions): Promise<Snapshot>;
   /**
-   * Yields the update batch of each chunk, then the batch of `finish()`. Stopping early (break,
-   * throw) cancels the body.
+   * Yields the update batch of each chunk that changed something, then the batch of
+   * `finish()` when it has updates (never an empty batch). Stopping early (break, throw)
+   * cancels the body.
    */
   static read(body: Body, options?: StreamAssemblerOptions): AsyncGenerator<Update[], void, undefined>;
 }

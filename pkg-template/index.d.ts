@@ -1,6 +1,18 @@
 // The public types of agentwire, shared by every runtime entry (node, browser, workerd, deno).
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
 export { a2aRequest, agUiRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
+/**
+ * The class of every error agentwire throws. `error instanceof AgentwireError` holds for every
+ * one of them, in every runtime and realm and from either build (it tests the name and the
+ * code); branch on `code`.
+ */
+export declare const AgentwireError: {
+  new (code: ErrorCode, message: string, options?: { field?: string; offset?: number; cause?: unknown }): AgentwireErrorShape;
+  readonly prototype: AgentwireErrorShape;
+  [Symbol.hasInstance](value: unknown): value is AgentwireErrorShape;
+};
+export type AgentwireError = AgentwireErrorShape;
 export { Translator, translate } from "./translate.js";
 export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
@@ -60,7 +72,6 @@ export type {
   AgentEvent,
   AgentRequest,
   AgentResponse,
-  AgentwireError,
   AudioContent,
   Content,
   ContentBase,

@@ -3,6 +3,7 @@
 import { call } from "./instance.js";
 import { textOf } from "./values.js";
 export { wasmMemoryBytes } from "./instance.js";
+export { AgentwireError } from "./values.js";
 export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";

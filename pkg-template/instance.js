@@ -9,7 +9,7 @@
 // the next new object gets a fresh instance of the already compiled module (synchronously). The
 // lost instance's memory is released when its last object is collected.
 import { instantiate } from "./agentwire.js";
-import { agentwireError, ERROR_NAME } from "./values.js";
+import { adopt, agentwireError, ERROR_NAME } from "./values.js";
 
 /** The compiled module (set by the runtime entry) and the instance new objects use. */
 let compiled = null;
@@ -60,7 +60,7 @@ export function lostError(cause) {
  * INSTANCE_LOST, with that cause.
  */
 export function failure(inst, error) {
-  if (!inst.lost && error?.name === ERROR_NAME) return error;
+  if (!inst.lost && error?.name === ERROR_NAME) return adopt(error);
   if (error?.code !== "INSTANCE_LOST") inst.cause ??= error;
   inst.lost = true;
   return error?.code === "INSTANCE_LOST" ? error : lostError(inst.cause);

@@ -10,12 +10,40 @@ export const ERROR_NAME = "AgentwireError";
 /** The deepest nesting of a value agentwire accepts (src/depth.rs, MAX_DEPTH). */
 const MAX_DEPTH = 100;
 
-/** An Error with agentwire's name and a stable `code` (and `field` / `cause` when given). */
+/**
+ * What every agentwire function throws: an Error with a stable `code` (and `field`, `offset`,
+ * `cause` when known). `instanceof AgentwireError` holds for every error agentwire throws, in
+ * every runtime and realm and from either build (`agentwire`, `agentwire/lite`): it tests the
+ * name and the code, not the prototype chain.
+ */
+export class AgentwireError extends Error {
+  constructor(code, message, options) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = ERROR_NAME;
+    this.code = code;
+    if (options?.field !== undefined) this.field = options.field;
+    if (options?.offset !== undefined) this.offset = options.offset;
+  }
+
+  static [Symbol.hasInstance](value) {
+    return (value instanceof Error || Object.prototype.toString.call(value) === "[object Error]")
+      && value.name === ERROR_NAME && typeof value.code === "string";
+  }
+}
+
+/** The one maker of agentwire's errors in JS: an AgentwireError. */
 export function agentwireError(code, message, field, cause) {
-  const error = cause === undefined ? new Error(message) : new Error(message, { cause });
-  error.name = ERROR_NAME;
-  error.code = code;
-  if (field !== undefined) error.field = field;
+  return new AgentwireError(code, message, { field, cause });
+}
+
+/**
+ * An error the wasm core threw (an `Error` named AgentwireError, made in Rust) given
+ * AgentwireError's prototype, so that it is one like those made in JS.
+ */
+export function adopt(error) {
+  if (error?.name === ERROR_NAME && Object.getPrototypeOf(error) === Error.prototype) {
+    Object.setPrototypeOf(error, AgentwireError.prototype);
+  }
   return error;
 }
 

@@ -4,6 +4,18 @@
 // stream detected as AG-UI, OpenAI Responses or A2A throws PROTOCOL_VIOLATION: import
 // StreamAssembler from "agentwire" for those.
 export { wasmMemoryBytes } from "./agentwire.js";
+import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
+/**
+ * The class of every error agentwire throws. `error instanceof AgentwireError` holds for every
+ * one of them, in every runtime and realm and from either build (it tests the name and the
+ * code); branch on `code`.
+ */
+export declare const AgentwireError: {
+  new (code: ErrorCode, message: string, options?: { field?: string; offset?: number; cause?: unknown }): AgentwireErrorShape;
+  readonly prototype: AgentwireErrorShape;
+  [Symbol.hasInstance](value: unknown): value is AgentwireErrorShape;
+};
+export type AgentwireError = AgentwireErrorShape;
 export { StreamAssembler } from "./assembler.js";
 export type {
   AgentApiSnapshot,
@@ -29,7 +41,6 @@ export type {
 } from "./assembler.js";
 export type {
   AgentResponse,
-  AgentwireError,
   AudioContent,
   Content,
   DataContent,

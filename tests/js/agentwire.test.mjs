@@ -10,7 +10,7 @@ for (const [name, run] of Object.entries(cases)) {
 }
 
 test("the package exports exactly the public API", () => {
-  assert.deepStrictEqual(Object.keys(api).sort(), ["ContentBuilder", "MessageBuilder", "ResponseBuilder",
+  assert.deepStrictEqual(Object.keys(api).sort(), ["AgentwireError", "ContentBuilder", "MessageBuilder", "ResponseBuilder",
     "StreamAssembler", "ToolCallBuilder", "Translator", "a2aRequest", "agUiRequest", "parseEvent", "parseRequest",
     "translate", "wasmMemoryBytes"]);
 });

@@ -478,6 +478,17 @@ export const assemblerCases = {
     for await (const batch of StreamAssembler.read(bodyOf(bytes, pieces).stream)) all.push(...batch);
     assert.strictEqual(foldText(all)["m1#0"], "Héllo 中文 👩‍💻");
     assert.strictEqual(all.at(-1).type, "response");
+    // Every batch read() yields has updates, and together they are push()'s and finish()'s.
+    for (const input of [RUN, "", ": keep-alive\n\n", RUN.slice(0, RUN.length >> 1)]) {
+      const whole = utf8(input);
+      const batches = [];
+      for await (const batch of StreamAssembler.read(bodyOf(whole, [[0, whole.length]]).stream)) batches.push(batch);
+      assert.ok(batches.every((batch) => batch.length > 0), "no batch is empty");
+      const direct = new StreamAssembler();
+      const expected = [direct.push(input), direct.finish()].filter((batch) => batch.length > 0);
+      direct.free();
+      assert.deepStrictEqual(batches, expected);
+    }
     const body = bodyOf(bytes, pieces);
     for await (const batch of StreamAssembler.read(body.stream)) {
       if (batch.some((u) => u.type === "text")) break;

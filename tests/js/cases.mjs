@@ -129,6 +129,32 @@ export const cases = {
     assert.strictEqual(Object.getPrototypeOf(parseEvent(CONTENT_EVENT)), Object.prototype);
   },
 
+  "every error agentwire throws is an AgentwireError (instanceof), made in wasm or in JS"(
+    { AgentwireError, parseRequest, parseEvent, StreamAssembler }, assert,
+  ) {
+    assert.strictEqual(typeof AgentwireError, "function", "AgentwireError is exported as a class");
+    const fromWasm = throwsCoded(assert, () => parseRequest("{}"), { code: "INVALID_REQUEST" });
+    const fromJs = throwsCoded(assert, () => parseEvent(42), { code: "INVALID_OPTION" });
+    const strict = new StreamAssembler({ strict: true });
+    const fromPush = throwsCoded(assert, () => strict.push('data: {"object":"nonsense"}\n\n'), {});
+    strict.free();
+    for (const [where, e] of [["wasm", fromWasm], ["JS", fromJs], ["push", fromPush]]) {
+      assert.ok(e instanceof AgentwireError, `${where}: instanceof AgentwireError`);
+      assert.ok(e instanceof Error, `${where}: instanceof Error`);
+      assert.strictEqual(Object.getPrototypeOf(e), AgentwireError.prototype, `${where}: its prototype`);
+      assert.strictEqual(typeof e.stack, "string", `${where}: a stack`);
+    }
+    const made = new AgentwireError("INVALID_OPTION", "made by hand", { field: "x" });
+    assert.deepStrictEqual([made.name, made.code, made.message, made.field], ["AgentwireError", "INVALID_OPTION", "made by hand", "x"]);
+    assert.ok(made instanceof AgentwireError && made instanceof Error);
+    // One made elsewhere (another copy of the package, another realm) is recognised by its name
+    // and code; other errors and look-alike plain objects are not.
+    const foreign = Object.assign(new Error("x"), { name: "AgentwireError", code: "FINISHED" });
+    assert.ok(foreign instanceof AgentwireError);
+    assert.ok(!(new TypeError("x") instanceof AgentwireError));
+    assert.ok(!({ name: "AgentwireError", code: "FINISHED" } instanceof AgentwireError));
+  },
+
   "errors leave the instance usable"({ parseRequest, parseEvent }, assert) {
     for (let i = 0; i < 200; i++) {
       try { parseRequest("{"); } catch { /* expected */ }

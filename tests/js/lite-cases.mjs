@@ -15,8 +15,8 @@ const agentApiCases = Object.entries(assemblerCases).filter(([name]) => !name.in
 export const liteCases = {
   ...Object.fromEntries(agentApiCases.map(([name, run]) => [`lite: ${name}`, run])),
 
-  "lite: exports StreamAssembler and wasmMemoryBytes, nothing else"(api, assert) {
-    assert.deepStrictEqual(Object.keys(api).sort(), ["StreamAssembler", "wasmMemoryBytes"]);
+  "lite: exports AgentwireError, StreamAssembler and wasmMemoryBytes, nothing else"(api, assert) {
+    assert.deepStrictEqual(Object.keys(api).sort(), ["AgentwireError", "StreamAssembler", "wasmMemoryBytes"]);
     assert.ok(api.wasmMemoryBytes() >= 65536);
   },
 
