@@ -40,7 +40,10 @@ test("the tarball ships the wasm and every entry", () => {
   }
 });
 
-test("the TypeScript surface type-checks strictly", { skip: !process.env.AGENTWIRE_TSC }, () => {
+// scripts/test.sh sets AGENTWIRE_TSC; without it this fails unless AGENTWIRE_ALLOW_SKIP=1.
+const tscSkip = !process.env.AGENTWIRE_TSC && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_TSC is not set" : false;
+test("the TypeScript surface type-checks strictly", { skip: tscSkip }, () => {
+  assert.ok(process.env.AGENTWIRE_TSC, "AGENTWIRE_TSC is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)");
   const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
   const result = spawnSync(process.execPath, [process.env.AGENTWIRE_TSC, "--noEmit", "--strict",
     "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",

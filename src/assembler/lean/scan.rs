@@ -621,6 +621,54 @@ mod tests {
             }
         }
 
+        /// On its own shape (one flat object of distinct unescaped keys whose values are
+        /// strings, non-negative integers, booleans or `null`, with any JSON whitespace) the
+        /// scanner answers, and as serde_json does: the properties around it would pass as well
+        /// if it always gave up.
+        #[test]
+        fn answers_on_its_own_shape(
+            entries in proptest::sample::subsequence(
+                vec!["sequence_number", "object", "status", "type", "index", "delta", "msg_id",
+                     "text", "error", "id", "x"],
+                0..=11,
+            ).prop_flat_map(|keys| {
+                let n = keys.len();
+                (
+                    proptest::strategy::Just(keys),
+                    proptest::collection::vec(
+                        (
+                            proptest::prop_oneof![
+                                proptest::string::string_regex(r#"[a-z\u{e9}\u{4e2d}\u{1f600}"\\/\n]{0,12}"#).unwrap()
+                                    .prop_map(|s| serde_json::to_string(&s).unwrap()),
+                                proptest::prelude::any::<u32>().prop_map(|n| n.to_string()),
+                                proptest::prelude::any::<bool>().prop_map(|b| b.to_string()),
+                                proptest::prelude::Just("null".to_owned()),
+                            ],
+                            proptest::sample::select(vec!["", " ", "\n\t", "\r "]),
+                        ),
+                        n,
+                    ),
+                )
+            }),
+        ) {
+            let (keys, values) = entries;
+            let body: Vec<String> = keys
+                .iter()
+                .zip(&values)
+                .map(|(k, (v, ws))| {
+                    // Only content events are the fast reader's (and LeanEvent's) business.
+                    let v = if *k == "object" { "\"content\"" } else { v.as_str() };
+                    format!("{ws}\"{k}\"{ws}:{ws}{v}{ws}")
+                })
+                .collect();
+            let json = format!("{{{}}}", body.join(","));
+            let slow = by_serde(&json);
+            proptest::prop_assert!(slow.is_some(), "serde_json refused {}", json);
+            let fast = scan(&json);
+            proptest::prop_assert!(fast.is_some(), "the scanner gave up on {}", json);
+            proptest::prop_assert_eq!(format!("{:?}", fast), format!("{:?}", slow), "{}", json);
+        }
+
         /// Wherever the scanner answers, it answers as serde_json does.
         #[test]
         fn agrees_with_serde(
