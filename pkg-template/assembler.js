@@ -21,8 +21,7 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 // Node's Buffer, when the node entry provides it (`useNodeBuffer`); each instance keeps a Buffer
 // over its memory (`inst.buffer`) next to its byte and word views. Engines turn UTF-8 with
 // non-ASCII characters into a string several times slower than they copy UTF-16 or Latin-1
-// (Node 20, ~200 characters, ~10% non-ASCII: TextDecoder ~700 ns, Buffer#toString("utf16le")
-// ~90 ns; bench/decode-strings.mjs). With a Buffer, the core sends such texts as UTF-16 and marks
+// (bench/README.md, "Measurements behind code decisions"). With a Buffer, the core sends such texts as UTF-16 and marks
 // the others ASCII, read as Latin-1. Elsewhere texts stay UTF-8.
 let NodeBuffer = null;
 

@@ -240,9 +240,9 @@ const SCAN: usize = 8;
 /// (keys are unique in a list: an entry is added only when its key is not found).
 ///
 /// An open-addressing table (linear probing, load at most one half) of list positions plus one
-/// (`0`: a free slot), whose keys are read from the list itself. Not std's `HashMap`: a map
-/// keyed by `(usize, usize)` added 1.7 KB gzip to `agentwire/lite` (over its size ceiling), this
-/// table ~0.3 KB. Keys are message slots (numbered in arrival order) and part indices (below
+/// (`0`: a free slot), whose keys are read from the list itself. Not std's `HashMap`, which took
+/// `agentwire/lite` over its size ceiling (bench/README.md, "Measurements behind code
+/// decisions"). Keys are message slots (numbered in arrival order) and part indices (below
 /// 4,096), not attacker-chosen hash inputs, and a Fibonacci hash spreads them.
 #[derive(Debug, Default)]
 struct Positions {

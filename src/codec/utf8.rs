@@ -25,10 +25,9 @@ pub(crate) fn check(bytes: &[u8], line_offset: u64, value_offset: usize) -> Resu
 }
 
 /// Appends `text` as UTF-16 code units: eight bytes at a time up to the next non-ASCII byte,
-/// then that character decoded from its (valid) UTF-8. Not `str::encode_utf16`, which is one
-/// character at a time: with it the wasm core took ~10% longer on text deltas with ~10%
-/// non-ASCII characters (Node 20, 100k short deltas in 64–512 B chunks: 41 → 45.5 ms).
-/// (Used by the wasm outbox; tested natively.)
+/// then that character decoded from its (valid) UTF-8. Not `str::encode_utf16`, which goes one
+/// character at a time and was measurably slower on mixed text (bench/README.md, "Measurements
+/// behind code decisions"). (Used by the wasm outbox; tested natively.)
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn push_utf16(out: &mut Vec<u16>, text: &str) {
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;

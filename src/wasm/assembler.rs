@@ -263,9 +263,9 @@ impl Serialize for ChangesJs {
 }
 
 /// Texts longer than this (in UTF-8 bytes) leave the snapshot's JSON text and are set as strings
-/// of their own: JS makes a string from UTF-8 faster than it parses it out of JSON (a snapshot
-/// of 100k text deltas: ~45 ms with every text in the JSON, ~25 ms with them set apart; a
-/// string set apart costs a few boundary calls, about what parsing a 1 KB string costs).
+/// of their own: JS makes a string from UTF-8 faster than it parses it out of JSON, and a string
+/// set apart costs a few boundary calls, about what parsing 1 KB costs (bench/README.md,
+/// "Measurements behind code decisions").
 #[cfg(feature = "full")]
 const LONG_TEXT: usize = 1024;
 

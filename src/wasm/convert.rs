@@ -83,7 +83,8 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
 
 /// As [`to_js`], for values holding large strings (a snapshot's accumulated text): the full
 /// build passes each string as is instead of escaping it into JSON text and parsing it back
-/// (20% faster on `snapshot()` per chunk, bench/README.md), and falls back to [`to_js`] for what
+/// (faster on `snapshot()` per chunk: bench/README.md, "Measurements behind code decisions"),
+/// and falls back to [`to_js`] for what
 /// that cannot represent: an integer beyond 2^53, and a `"__proto__"` key, which that path would
 /// set by assignment (replacing the object's prototype) where `JSON.parse` defines an own
 /// property. Both give the same value. The lite build, sized first, always uses [`to_js`].

@@ -17,9 +17,8 @@
 //! stands for the next object of [`Outbox::take_others`].
 //!
 //! Why two encodings: JS engines decode ASCII UTF-8 about as fast as they copy it, but UTF-8
-//! with other characters several times slower than UTF-16 (Node 20, ~200-character texts,
-//! ~10% non-ASCII: `TextDecoder` ~700 ns for UTF-8; `Buffer#toString("utf16le")` ~90 ns;
-//! `bench/decode-strings.mjs`). So where the host has such a fast path (Node's `Buffer`, see
+//! with other characters several times slower than UTF-16 (bench/README.md, "Measurements
+//! behind code decisions"; `bench/decode-strings.mjs`). So where the host has such a fast path (Node's `Buffer`, see
 //! `pkg-template/assembler.js`), a text with non-ASCII characters is transcoded here, where it
 //! was already validated.
 
