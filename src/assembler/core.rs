@@ -87,7 +87,7 @@ impl StreamAssembler {
             inner: Inner {
                 protocol: options.protocol(),
                 options,
-                agent_api: AgentApiFold::default(),
+                agent_api: AgentApiFold::with_fast_path(!options.general_path_only()),
                 #[cfg(feature = "full")]
                 adapter: super::adapter::AdapterFold::default(),
                 #[cfg(feature = "full")]

@@ -27,6 +27,7 @@ pub struct AssemblerOptions {
     limits: Limits,
     format: Format,
     events: bool,
+    general_path_only: bool,
 }
 
 impl AssemblerOptions {
@@ -69,6 +70,19 @@ impl AssemblerOptions {
     pub fn with_events(mut self, events: bool) -> Self {
         self.events = events;
         self
+    }
+
+    /// With `true`, every event is read by the general parser, bypassing the fast reader of
+    /// content deltas: the same updates and snapshot, more slowly (tests compare the two).
+    #[must_use]
+    pub fn with_general_path_only(mut self, yes: bool) -> Self {
+        self.general_path_only = yes;
+        self
+    }
+
+    /// Whether the fast reader of content deltas is bypassed.
+    pub fn general_path_only(&self) -> bool {
+        self.general_path_only
     }
 
     /// Whether delivered AG-UI events are reported.

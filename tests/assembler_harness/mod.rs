@@ -371,6 +371,8 @@ pub struct Run {
     pub tool_calls: Vec<ToolCall>,
     /// `None` when tool calls were not polled.
     pub mirror: Option<Mirror>,
+    /// Every update batch, in order (`Debug`), the error's batch included.
+    pub batches: String,
 }
 
 /// The options a run uses.
@@ -399,7 +401,20 @@ impl Config {
 /// Runs `input` cut before each offset in `cuts` (sorted or not; clamped), polling
 /// `tool_call_changes` after every push when `poll` is set.
 pub fn run(input: &[u8], config: Config, cuts: &[usize], poll: bool) -> Result<Run, String> {
-    let mut asm = StreamAssembler::new(config.options());
+    run_reading(input, config, cuts, poll, false)
+}
+
+/// As [`run`]; `general_path_only` bypasses the fast reader of content deltas.
+pub fn run_reading(
+    input: &[u8],
+    config: Config,
+    cuts: &[usize],
+    poll: bool,
+    general_path_only: bool,
+) -> Result<Run, String> {
+    let mut asm = StreamAssembler::new(config.options().with_general_path_only(general_path_only));
+    let mut batches = String::new();
+    let mut log = |updates: &Vec<Update>| batches.push_str(&format!("{updates:?}\n"));
     let mut fold = Fold::default();
     let mut mirror = poll.then(Mirror::default);
     let mut error = None;
@@ -411,9 +426,14 @@ pub fn run(input: &[u8], config: Config, cuts: &[usize], poll: bool) -> Result<R
         let chunk = input.get(start..end).unwrap_or_default();
         start = end;
         match asm.push(chunk) {
-            Ok(updates) => fold.apply(updates),
+            Ok(updates) => {
+                log(&updates);
+                fold.apply(updates);
+            }
             Err(e) => {
-                fold.apply(asm.take_updates());
+                let updates = asm.take_updates();
+                log(&updates);
+                fold.apply(updates);
                 error = Some((e.code(), e.offset()));
                 break;
             }
@@ -424,9 +444,14 @@ pub fn run(input: &[u8], config: Config, cuts: &[usize], poll: bool) -> Result<R
     }
     if error.is_none() {
         match asm.finish() {
-            Ok(updates) => fold.apply(updates),
+            Ok(updates) => {
+                log(&updates);
+                fold.apply(updates);
+            }
             Err(e) => {
-                fold.apply(asm.take_updates());
+                let updates = asm.take_updates();
+                log(&updates);
+                fold.apply(updates);
                 error = Some((e.code(), e.offset()));
             }
         }
@@ -449,6 +474,7 @@ pub fn run(input: &[u8], config: Config, cuts: &[usize], poll: bool) -> Result<R
         outcome: asm.outcome().as_str(),
         tool_calls: asm.tool_calls(),
         mirror,
+        batches,
     })
 }
 
@@ -490,6 +516,20 @@ pub fn check(input: &[u8], config: Config, cuts: &[usize]) -> Result<Run, String
     };
     let whole = run(input, tolerant, &[], true)?;
     let split = run(input, tolerant, cuts, true)?;
+    // The fast reader only reads: bypassing it gives the same batches, snapshot, tool calls,
+    // mirror and error, in tolerant and strict mode.
+    for strict in [false, true] {
+        let config = Config { strict, ..config };
+        let fast = run_reading(input, config, cuts, true, false)?;
+        let general = run_reading(input, config, cuts, true, true)?;
+        if normalize_ids(&fast.batches) != normalize_ids(&general.batches) {
+            return Err(format!(
+                "fast path on and off give different batches (strict {strict})\n  on:  {}\n  off: {}",
+                fast.batches, general.batches
+            ));
+        }
+        compare(&fast, &general, "fast path on vs off")?;
+    }
     let unpolled = run(input, tolerant, cuts, false)?;
     // Framing errors (and only they) stop a tolerant run; they must not depend on the cuts.
     if whole.error != split.error {

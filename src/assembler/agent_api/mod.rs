@@ -275,6 +275,9 @@ pub(crate) struct AgentApiFold {
     pub(crate) output_order: Option<Vec<usize>>,
     /// Reads content deltas without building a `Value`.
     lean: LeanReader,
+    /// Whether the fast reader is used (off: every event through `parse_event`; the same
+    /// results, for testing).
+    fast_path: bool,
 }
 
 impl Default for AgentApiFold {
@@ -294,6 +297,7 @@ impl Default for AgentApiFold {
             calls: calls::CallTracker::default(),
             lean: LeanReader::default(),
             output_order: None,
+            fast_path: true,
         }
     }
 }
@@ -302,14 +306,24 @@ impl Default for AgentApiFold {
 const MAX_UNKNOWN_EVENTS: usize = 256;
 
 impl AgentApiFold {
+    /// A fold that reads content deltas with the fast reader (`true`) or parses every event.
+    pub(crate) fn with_fast_path(fast_path: bool) -> Self {
+        AgentApiFold {
+            fast_path,
+            ..AgentApiFold::default()
+        }
+    }
+
     /// Applies one event payload.
     pub(crate) fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
         // Fast path: a well-formed content event, read without building a `Value`. The lean
         // reader declines any other event as soon as it reads its `object`.
-        if let Some(lean) = self.lean.read(payload) {
-            if !lean.irregular && lean.object.as_deref() == Some("content") {
-                if let Some(done) = self.apply_lean_content(lean, cx)? {
-                    return Ok(done);
+        if self.fast_path {
+            if let Some(lean) = self.lean.read(payload) {
+                if !lean.irregular && lean.object.as_deref() == Some("content") {
+                    if let Some(done) = self.apply_lean_content(lean, cx)? {
+                        return Ok(done);
+                    }
                 }
             }
         }
@@ -369,181 +383,59 @@ impl AgentApiFold {
         }
     }
 
-    /// The content fast path. `Ok(None)` hands the event to the full path.
+    /// The content fast path: an event the fast reader read as a plain delta (a text piece, or
+    /// a piece of a tool call's arguments) appended to a part that exists, is open and is of
+    /// the delta's type, through [`merge_delta`](Self::merge_delta) as the general path does.
+    /// `Ok(None)` hands every other event to the general path (which parses it).
     fn apply_lean_content(
         &mut self,
         lean: LeanEvent<'_>,
         cx: &mut EventCx<'_>,
     ) -> Result<Option<()>> {
-        let Some(content_type) = lean.content_type.as_deref() else {
+        let Some(delta) = plain_delta(&lean) else {
+            return Ok(None);
+        };
+        let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) else {
             return Ok(None);
         };
         if self.outcome.is_settled() {
             return Ok(None);
         }
-        if content_type == "data" {
-            return self.apply_lean_arguments(&lean, cx);
-        }
-        // Text deltas are the hot path; everything else goes through `Content`.
-        let is_text_delta = content_type == "text"
-            && lean.delta == Some(true)
-            && lean.text.is_some()
-            && lean.status.as_deref() != Some("completed")
-            && lean.rest.is_empty();
-        if !is_text_delta {
-            return Ok(None);
-        }
-        if let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) {
-            if self.is_finished(msg_id, index) {
-                return Ok(None);
-            }
-        }
-        if !self.accept_sequence(lean.sequence_number.0, cx)? {
-            return Ok(Some(()));
-        }
-        let Some(msg_id) = lean.msg_id.as_deref() else {
-            cx.warn(
-                WarningCode::InvalidEvent,
-                "A content event without `msg_id` was skipped.",
-            )?;
-            return Ok(Some(()));
-        };
-        let Some(slot) = self.slot_for_content(msg_id, cx)? else {
-            return Ok(Some(()));
-        };
-        let Some(index) = self.part_index(slot, lean.index, cx)? else {
-            return Ok(Some(()));
-        };
-        let text = lean.text.unwrap_or(Cow::Borrowed(""));
-        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
-        let existing = message.parts.get_mut(index).and_then(Option::as_mut);
-        match existing {
-            Some(part) => match &mut part.content.body {
-                ContentBody::Text { text: stored } => {
-                    stored.get_or_insert_with(String::new).push_str(&text);
-                    part.from_deltas = true;
-                    cx.batch.text(slot, index, &text, false);
-                }
-                _ => {
-                    let msg_id = message.message.id.clone();
-                    let content = lean_text_content(&msg_id, index, text.into_owned());
-                    return self.merge_delta(slot, index, content, false, cx).map(Some);
-                }
-            },
-            None => {
-                let msg_id = message.message.id.clone();
-                let content = lean_text_content(&msg_id, index, text.into_owned());
-                return self
-                    .put_part(slot, index, content, false, true, cx)
-                    .map(Some);
-            }
-        }
-        if let Some(status) = lean.status.as_deref() {
-            if status != "in_progress" {
-                if let Some(Some(part)) = self
-                    .messages
-                    .get_mut(slot)
-                    .and_then(|m| m.parts.get_mut(index))
-                {
-                    part.content.status = Some(RunStatus::from_wire(status));
-                }
-            }
-        }
-        Ok(Some(()))
-    }
-
-    /// The fast path for a tool call's streamed arguments: a `delta: true` data event whose
-    /// `data` is exactly `{"arguments": "<text>"}`, onto an existing data part whose arguments
-    /// are a string, in a message that is not completed. It does what `merge_delta` does for
-    /// that event (string append, an arguments update, the mirror fed), without building a
-    /// `Content`. `Ok(None)` hands every other event to the full path.
-    fn apply_lean_arguments(
-        &mut self,
-        lean: &LeanEvent<'_>,
-        cx: &mut EventCx<'_>,
-    ) -> Result<Option<()>> {
-        let piece = match lean.rest.as_slice() {
-            [(key, Value::Object(data))] if key == "data" && data.len() == 1 => {
-                match data.get("arguments") {
-                    Some(Value::String(piece)) => piece,
-                    _ => return Ok(None),
-                }
-            }
-            _ => return Ok(None),
-        };
-        if lean.delta != Some(true)
-            || lean.text.is_some()
-            || !matches!(lean.status.as_deref(), None | Some("in_progress"))
-        {
-            return Ok(None);
-        }
-        let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) else {
-            return Ok(None);
-        };
         let Some(slot) = self.lookup(msg_id) else {
             return Ok(None);
         };
         let Ok(index) = usize::try_from(index) else {
             return Ok(None);
         };
-        let appendable = self.messages.get(slot).is_some_and(|m| {
-            m.message.status != RunStatus::Completed
-                && matches!(
-                    m.parts.get(index).and_then(Option::as_deref),
-                    Some(PartSlot {
-                        content: Content {
-                            body: ContentBody::Data { data: Some(d) },
-                            ..
-                        },
-                        completed: false,
-                        ..
-                    }) if d.get("arguments").is_some_and(Value::is_string)
-                )
-        });
-        if !appendable {
+        if !self.appends(slot, index, &delta) {
             return Ok(None);
         }
         if !self.accept_sequence(lean.sequence_number.0, cx)? {
             return Ok(Some(()));
         }
-        let track = self.track_arguments;
-        let message = self.messages.get_mut(slot).ok_or_else(internal)?;
-        let is_call = is_call_type(&message.message.message_type);
-        let Some(Some(part)) = message.parts.get_mut(index) else {
-            return Err(internal());
-        };
-        part.from_deltas = true;
-        let ContentBody::Data { data: Some(data) } = &mut part.content.body else {
-            return Err(internal());
-        };
-        let Some(Value::String(stored)) = data.get_mut("arguments") else {
-            return Err(internal());
-        };
-        stored.push_str(piece);
-        if is_call {
-            if track {
-                update_mirror(&mut part.mirror, stored, piece, false);
-            }
-            cx.batch.arguments(slot, index, piece, false);
-        } else {
-            cx.batch.touch_content(slot, index);
-        }
-        Ok(Some(()))
+        self.merge_delta(slot, index, delta, false, cx).map(Some)
     }
 
-    /// Whether part `index` of message `msg_id` can no longer change: the message or the part
-    /// completed.
-    fn is_finished(&mut self, msg_id: &str, index: i64) -> bool {
-        let Some(slot) = self.lookup(msg_id) else {
+    /// Whether `delta` appends to part `index` of message `slot`: the message and the part
+    /// are open and the part is of the delta's type (for arguments: a data part whose
+    /// `arguments` is a string). Anything else is the general path's to judge.
+    fn appends(&self, slot: usize, index: usize, delta: &DeltaIn<'_>) -> bool {
+        let Some(m) = self.messages.get(slot) else {
             return false;
         };
-        self.messages.get(slot).is_some_and(|m| {
-            m.message.status == RunStatus::Completed
-                || usize::try_from(index)
-                    .ok()
-                    .and_then(|i| m.parts.get(i))
-                    .is_some_and(|p| p.as_ref().is_some_and(|p| p.completed))
-        })
+        let Some(Some(part)) = m.parts.get(index) else {
+            return false;
+        };
+        if m.message.status == RunStatus::Completed || part.completed {
+            return false;
+        }
+        match (delta, &part.content.body) {
+            (DeltaIn::Text(_), ContentBody::Text { .. }) => true,
+            (DeltaIn::Arguments(_), ContentBody::Data { data: Some(d) }) => {
+                d.get("arguments").is_some_and(Value::is_string)
+            }
+            _ => false,
+        }
     }
 
     /// The message slot a content event belongs to, created (with a warning) when unknown;
@@ -643,18 +535,19 @@ impl AgentApiFold {
         let completed = content.status == Some(RunStatus::Completed);
         if content.delta == Some(true) {
             content.index = Some(to_i64(index));
-            self.merge_delta(slot, index, content, completed, cx)
+            self.merge_delta(slot, index, DeltaIn::Content(content), completed, cx)
         } else {
             self.put_part(slot, index, content, completed, false, cx)
         }
     }
 
-    /// Applies a `delta: true` content event to part `index` of message `slot`.
+    /// Applies a `delta: true` content event to part `index` of message `slot`: the one
+    /// semantics of a delta, whichever reader read it.
     fn merge_delta(
         &mut self,
         slot: usize,
         index: usize,
-        content: Content,
+        delta: DeltaIn<'_>,
         completed: bool,
         cx: &mut EventCx<'_>,
     ) -> Result<()> {
@@ -665,27 +558,65 @@ impl AgentApiFold {
         let track = self.track_arguments;
         let message = self.messages.get_mut(slot).ok_or_else(internal)?;
         let Some(Some(part)) = message.parts.get_mut(index) else {
-            // The first event of a part: it is the part.
+            // The first event of a part: it is the part (the fast path never gets here).
+            let DeltaIn::Content(content) = delta else {
+                return Err(internal());
+            };
             return self.put_part(slot, index, content, completed, true, cx);
         };
-        if part.completed || part.content.body.type_str() != content.body.type_str() {
+        if part.completed || part.content.body.type_str() != delta.type_str() {
             return refuse(cx, part.completed);
         }
         part.from_deltas = true;
-        let mut text_delta: Option<String> = None;
-        let mut args_delta: Option<(String, bool)> = None;
+        let mut text_delta: Option<Cow<'_, str>> = None;
+        let mut args_delta: Option<(Cow<'_, str>, bool)> = None;
         let mut changed_other = false;
-        match (&mut part.content.body, content.body) {
+        let (body, extra, error) = match delta {
+            DeltaIn::Content(content) => (content.body, content.extra, content.error),
+            // The fast reader's views carry their piece aside (no copy), applied below as the
+            // parsed event's would be: text appended; a string appended to the string
+            // `arguments`, as the merge rule does.
+            DeltaIn::Text(new) => {
+                text_delta = Some(new);
+                (ContentBody::Text { text: None }, JsonMap::new(), None)
+            }
+            DeltaIn::Arguments(piece) => {
+                args_delta = Some((Cow::Borrowed(piece), false));
+                (ContentBody::Data { data: None }, JsonMap::new(), None)
+            }
+        };
+        match (&mut part.content.body, body) {
+            (ContentBody::Text { text: stored }, ContentBody::Text { text: None })
+                if text_delta.is_some() =>
+            {
+                if let Some(new) = &text_delta {
+                    stored.get_or_insert_with(String::new).push_str(new);
+                }
+            }
+            (ContentBody::Data { data: Some(stored) }, ContentBody::Data { data: None })
+                if args_delta.is_some() =>
+            {
+                if let (Some(Value::String(arguments)), Some((piece, _))) =
+                    (stored.get_mut("arguments"), &args_delta)
+                {
+                    arguments.push_str(piece);
+                }
+                if !is_call {
+                    // Not a tool call: the data part changed, no arguments update.
+                    args_delta = None;
+                    changed_other = true;
+                }
+            }
             (ContentBody::Text { text: stored }, ContentBody::Text { text: Some(new) }) => {
                 stored.get_or_insert_with(String::new).push_str(&new);
-                text_delta = Some(new);
+                text_delta = Some(Cow::Owned(new));
             }
             (
                 ContentBody::Refusal { refusal: stored },
                 ContentBody::Refusal { refusal: Some(new) },
             ) => {
                 stored.get_or_insert_with(String::new).push_str(&new);
-                text_delta = Some(new);
+                text_delta = Some(Cow::Owned(new));
             }
             (
                 ContentBody::Image { image_url: stored },
@@ -711,13 +642,14 @@ impl AgentApiFold {
                         None => {}
                         // The merge rule concatenates strings: the raw text grew by `piece`.
                         Some(Some(piece)) if old_is_string && new_is_string => {
-                            args_delta = Some((piece, false));
+                            args_delta = Some((Cow::Owned(piece), false));
                             // The arguments update says it all: no content update carrying
                             // the whole part (O(arguments) per delta, quadratic per call).
                             changed_other = !only_arguments;
                         }
                         Some(_) => {
-                            args_delta = Some((arguments_text(Some(stored)).into_owned(), true));
+                            args_delta =
+                                Some((Cow::Owned(arguments_text(Some(stored)).into_owned()), true));
                         }
                     }
                 }
@@ -728,13 +660,13 @@ impl AgentApiFold {
                 changed_other = true;
             }
         }
-        if !content.extra.is_empty() || content.error.is_some() {
+        if !extra.is_empty() || error.is_some() {
             changed_other = true;
         }
-        for (key, value) in content.extra {
+        for (key, value) in extra {
             part.content.extra.insert(key, value);
         }
-        if let Some(error) = content.error {
+        if let Some(error) = error {
             part.content.error = Some(error);
         }
         if let Some(delta) = text_delta {
@@ -1240,12 +1172,55 @@ fn feed_mirror(mirror: &mut ArgumentsMirror, text: &str, replace: bool) {
     parser.push(text);
 }
 
-fn lean_text_content(msg_id: &str, index: usize, text: String) -> Content {
-    let mut content = Content::text(text);
-    content.msg_id = Some(msg_id.to_owned());
-    content.index = Some(to_i64(index));
-    content.status = Some(RunStatus::InProgress);
-    content
+/// A content delta as one of the readers read it: parsed by `parse_event`, or a view of the
+/// fast reader's standing for the same event.
+// Passed by value once per event and never stored: boxing the parsed content would cost an
+// allocation per delta to save a move.
+#[allow(clippy::large_enum_variant)]
+enum DeltaIn<'a> {
+    /// A `delta: true` content event, parsed.
+    Content(Content),
+    /// `{"type": "text", "delta": true, "text": <piece>, …}`: a text piece.
+    Text(Cow<'a, str>),
+    /// `{"type": "data", "delta": true, "data": {"arguments": <piece>}, …}`: a piece of a tool
+    /// call's arguments.
+    Arguments(&'a str),
+}
+
+impl DeltaIn<'_> {
+    /// The content type the delta is of.
+    fn type_str(&self) -> &str {
+        match self {
+            DeltaIn::Content(content) => content.type_str(),
+            DeltaIn::Text(_) => "text",
+            DeltaIn::Arguments(_) => "data",
+        }
+    }
+}
+
+/// The plain delta an event read by the fast reader is, if any: a text piece or a piece of
+/// arguments, `delta: true`, status absent or `in_progress`, with no other fields (reading
+/// only: whether it applies is the fold's to judge).
+fn plain_delta<'a>(lean: &'a LeanEvent<'_>) -> Option<DeltaIn<'a>> {
+    if lean.delta != Some(true) || !matches!(lean.status.as_deref(), None | Some("in_progress")) {
+        return None;
+    }
+    match lean.content_type.as_deref()? {
+        "text" if lean.rest.is_empty() => lean
+            .text
+            .as_deref()
+            .map(|t| DeltaIn::Text(Cow::Borrowed(t))),
+        "data" if lean.text.is_none() => match lean.rest.as_slice() {
+            [(key, Value::Object(data))] if key == "data" && data.len() == 1 => {
+                match data.get("arguments") {
+                    Some(Value::String(piece)) => Some(DeltaIn::Arguments(piece)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn to_i64(index: usize) -> i64 {
