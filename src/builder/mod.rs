@@ -92,6 +92,9 @@ pub use options::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };
 pub use response::ResponseBuilder;
-pub use state::{ContentHandle, MessageHandle, ToolCall};
+pub use state::{ContentHandle, MessageHandle, ToolCallHandle};
+
+/// The former name of [`ToolCallHandle`] (kept so that code written against it compiles).
+pub type ToolCall = ToolCallHandle;
 pub use text::TextStream;
 pub use value::ContentValue;

@@ -122,12 +122,12 @@ impl ContentHandle {
 
 /// A streamed tool call: its message and its one data part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ToolCall {
+pub struct ToolCallHandle {
     pub(crate) message: MessageHandle,
     pub(crate) content: ContentHandle,
 }
 
-impl ToolCall {
+impl ToolCallHandle {
     /// The call's message.
     pub fn message(&self) -> MessageHandle {
         self.message

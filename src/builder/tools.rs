@@ -15,7 +15,7 @@ use crate::Result;
 
 use super::options::{ToolCallOptions, ToolKind, ToolOutputOptions};
 use super::response::ResponseBuilder;
-use super::state::ToolCall;
+use super::state::ToolCallHandle;
 use super::value::ContentValue;
 
 impl ResponseBuilder {
@@ -27,7 +27,7 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// As [`message`](Self::message).
-    pub fn tool_call(&mut self, options: ToolCallOptions) -> Result<ToolCall> {
+    pub fn tool_call(&mut self, options: ToolCallOptions) -> Result<ToolCallHandle> {
         self.check_live()?;
         let mut data = JsonMap::new();
         data.insert("call_id".into(), Value::String(options.call_id));
@@ -46,7 +46,7 @@ impl ResponseBuilder {
         let content = self.content(message, ContentType::Data)?;
         self.preset(content, ContentBody::Data { data: Some(data) });
         self.announce_first_part(message);
-        Ok(ToolCall { message, content })
+        Ok(ToolCallHandle { message, content })
     }
 
     /// Emits the call's start event and the first snapshot of its data part.
@@ -54,7 +54,7 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// As [`start_message`](Self::start_message).
-    pub fn start_tool_call(&mut self, call: ToolCall) -> Result<Vec<u8>> {
+    pub fn start_tool_call(&mut self, call: ToolCallHandle) -> Result<Vec<u8>> {
         self.start_message(call.message)
     }
 
@@ -64,7 +64,7 @@ impl ResponseBuilder {
     /// # Errors
     ///
     /// As [`delta`](Self::delta).
-    pub fn tool_arguments(&mut self, call: ToolCall, piece: &str) -> Result<Vec<u8>> {
+    pub fn tool_arguments(&mut self, call: ToolCallHandle, piece: &str) -> Result<Vec<u8>> {
         let mut delta = JsonMap::new();
         delta.insert("arguments".into(), Value::String(piece.to_owned()));
         self.delta(call.content, ContentValue::Fields(delta))
@@ -77,7 +77,7 @@ impl ResponseBuilder {
     ///
     /// `BUILDER_STATE` if the message is completed, another part of it is still open, or after
     /// a terminal event.
-    pub fn complete_tool_call(&mut self, call: ToolCall) -> Result<Vec<u8>> {
+    pub fn complete_tool_call(&mut self, call: ToolCallHandle) -> Result<Vec<u8>> {
         self.check_live()?;
         let (slot, _) = self.building(call.message)?;
         if let Some(i) = self.other_open_part(call.content) {
@@ -123,7 +123,7 @@ impl ResponseBuilder {
         &mut self,
         call_id: impl Into<String>,
         name: impl Into<String>,
-    ) -> Result<ToolCall> {
+    ) -> Result<ToolCallHandle> {
         self.tool_call(ToolCallOptions::new(ToolKind::Function, call_id, name))
     }
 }

@@ -22,7 +22,7 @@ use super::options::{
     builder_format, builder_options, complete_options, content_type, error_info, message_options,
     tool_call_options, tool_output_options,
 };
-use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCall};
+use crate::builder::{ContentHandle, ContentValue, MessageHandle, ResponseBuilder, ToolCallHandle};
 use crate::{Error, ErrorCode, Result};
 
 /// The builder shared by a response and its children; `None` once released.
@@ -317,7 +317,7 @@ impl ContentBuilderCore {
 #[wasm_bindgen(js_name = ToolCallBuilderCore)]
 pub struct ToolCallBuilderCore {
     shared: Shared,
-    call: ToolCall,
+    call: ToolCallHandle,
 }
 
 #[wasm_bindgen(js_class = ToolCallBuilderCore)]
