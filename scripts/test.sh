@@ -50,11 +50,15 @@ suite_rust() {
   # The lite build (agentwire/lite): without the default `full` feature.
   run cargo clippy --quiet --target wasm32-unknown-unknown --no-default-features --features lite --lib -- -D warnings &&
   run cargo clippy --quiet --no-default-features --features lite --all-targets -- -D warnings &&
+  # Features are additive: every combination compiles, with its tests.
+  run cargo clippy --quiet --all-features --all-targets -- -D warnings &&
+  run cargo check --quiet --no-default-features --all-targets &&
   RUSTDOCFLAGS="-D warnings" run cargo doc --no-deps --quiet &&
   run cargo test --quiet &&
   # The lite build reads numbers differently (src/protocol/number.rs): every test that applies
   # to it (the AG-UI and OpenAI/A2A tests are full-only) runs against it too.
-  run cargo test --quiet --no-default-features --features lite
+  run cargo test --quiet --no-default-features --features lite &&
+  run cargo test --quiet --all-features
 }
 
 suite_wasm() {

@@ -29,11 +29,6 @@
     )
 )]
 
-#[cfg(all(feature = "full", feature = "lite"))]
-compile_error!("the `full` and `lite` features exclude each other: build lite with `--no-default-features --features lite`");
-#[cfg(not(any(feature = "full", feature = "lite")))]
-compile_error!("enable `full` (the default) or `lite`: each decides how JSON numbers are read");
-
 mod error;
 mod sequence;
 mod warning;
