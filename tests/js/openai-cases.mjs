@@ -136,6 +136,47 @@ export const openaiCases = {
     }
   },
 
+  "Translator.push accepts every chunk type StreamAssembler.push accepts, with the same result"(
+    { Translator, StreamAssembler }, assert,
+  ) {
+    const text = RESPONSES + COMPLETED;
+    const bytes = utf8(text);
+    const kinds = {
+      string: (b, s) => s,
+      Uint8Array: (b) => b,
+      ArrayBuffer: (b) => b.slice().buffer,
+      DataView: (b) => new DataView(b.slice().buffer),
+      Uint16Array: (b) => { const copy = new Uint8Array(b.length + (b.length & 1)); copy.set(b); return new Uint16Array(copy.buffer, 0, copy.length >> 1); },
+      Buffer: (b) => (typeof Buffer === "function" ? Buffer.from(b) : b),
+    };
+    const decoder = new TextDecoder();
+    let expected;
+    for (const [kind, make] of Object.entries(kinds)) {
+      // Uint16Array views carry whole code units: pad the text to an even byte count with a
+      // trailing newline (the same stream either way).
+      const padded = kind === "Uint16Array" && bytes.length % 2 ? utf8(text + "\n") : bytes;
+      const chunk = make(padded, text);
+      const t = new Translator({ from: "openai-responses", to: "agent-api" });
+      const out = decoder.decode(t.push(chunk)) + decoder.decode(t.finish());
+      t.free();
+      const asm = new StreamAssembler({ protocol: "openai-responses" });
+      asm.push(make(padded, text));
+      asm.finish();
+      assert.strictEqual(asm.outcome, "completed", `${kind}: the assembler read it`);
+      asm.free();
+      const normalized = out.replace(/"(msg|response)_[0-9a-f-]{36}"/g, '"$1_x"');
+      expected ??= normalized;
+      assert.strictEqual(normalized, expected, `${kind}: the same translation`);
+    }
+    for (const bad of [null, 42, {}, [1, 2]]) {
+      const t = new Translator({ from: "openai-responses", to: "agent-api" });
+      let caught;
+      try { t.push(bad); } catch (e) { caught = e; }
+      assert.strictEqual(caught?.code, "INVALID_OPTION", String(bad));
+      t.free();
+    }
+  },
+
   "a2aRequest: an A2A message/stream request becomes an Agent API request"({ a2aRequest }, assert) {
     const request = a2aRequest(JSON.stringify({
       jsonrpc: "2.0", id: 1, method: "message/stream",
