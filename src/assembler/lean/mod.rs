@@ -74,11 +74,13 @@ impl<'a> LeanEvent<'a> {
     pub(crate) fn take(&mut self, key: &str, value: Field<'a>, seen: &mut u16) -> bool {
         let bit = match key {
             "sequence_number" => {
-                self.sequence_number = SeqNo(match value {
-                    Field::Int(n) => Some(n),
-                    Field::Str(s) => s.trim().parse().ok(),
-                    Field::Big(_) | Field::Bool(_) | Field::Null | Field::Other(_) => None,
-                });
+                // An integer or null; anything else (a number beyond `i64`, a string, a
+                // fraction) is the general path's to validate.
+                match value {
+                    Field::Int(n) => self.sequence_number = SeqNo(Some(n)),
+                    Field::Null => self.sequence_number = SeqNo(None),
+                    _ => self.irregular = true,
+                }
                 1
             }
             "object" => {
@@ -251,7 +253,13 @@ mod tests {
             .unwrap();
         assert_eq!(ev.text.as_deref(), Some("a\nb"));
         assert!(ev.irregular);
-        assert_eq!(ev.sequence_number, SeqNo(Some(7)));
+        // A string sequence number is the general path's to validate.
+        assert_eq!(ev.sequence_number, SeqNo(None));
+        for odd in ["18446744073709551615", "1.5", "true", "\"7\""] {
+            let json = format!(r#"{{"text":"a","sequence_number":{odd}}}"#);
+            let ev = LeanReader::default().read(&json).unwrap();
+            assert!(ev.irregular, "{odd}");
+        }
         let dup = LeanReader::default()
             .read(r#"{"text":"a","text":"b"}"#)
             .unwrap();
