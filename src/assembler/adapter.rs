@@ -4,33 +4,47 @@
 
 use serde_json::Value;
 
-use super::agent_api::{AgentApiFold, EventCx};
+use super::agent_api::{AgentApiFold, EventCx, ToolCall, ToolCallChanges};
+use super::fold::{with_outcome, ProtocolFold, Snapshot};
+use super::outcome::Outcome;
+use super::update::{Batch, UpdateSink};
 use crate::a2a::A2aDecoder;
-use crate::protocol::JsonMap;
 use crate::responses::{ResponsesDecoder, ResponsesSnapshot};
 use crate::Result;
-use crate::{Protocol, WarningCode};
+use crate::{Protocol, Warning, WarningCode};
 
-/// Per-stream state of the Responses and A2A decoders inside a `StreamAssembler`.
-#[derive(Debug, Default)]
+/// The fold of a Responses or A2A stream: its decoder turns each event into Agent API events
+/// for an Agent API fold (which gives updates, tool calls and the outcome); a Responses stream
+/// also keeps the Responses-native snapshot.
+#[derive(Debug)]
 pub(crate) struct AdapterFold {
+    protocol: Protocol,
     responses: ResponsesDecoder,
     snapshot: ResponsesSnapshot,
     a2a: A2aDecoder,
     events: Vec<crate::protocol::Event>,
     warnings: Vec<crate::Warning>,
+    fold: AgentApiFold,
 }
 
 impl AdapterFold {
-    /// Applies one event payload of `protocol` to `fold`.
-    pub(crate) fn apply(
-        &mut self,
-        protocol: Protocol,
-        payload: &str,
-        fold: &mut AgentApiFold,
-        cx: &mut EventCx<'_>,
-    ) -> Result<()> {
-        if protocol == Protocol::A2a {
+    /// The fold of a `protocol` stream (Responses or A2A) over `fold`.
+    pub(crate) fn new(protocol: Protocol, fold: AgentApiFold) -> Self {
+        AdapterFold {
+            protocol,
+            responses: ResponsesDecoder::default(),
+            snapshot: ResponsesSnapshot::default(),
+            a2a: A2aDecoder::default(),
+            events: Vec::new(),
+            warnings: Vec::new(),
+            fold,
+        }
+    }
+}
+
+impl ProtocolFold for AdapterFold {
+    fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
+        if self.protocol == Protocol::A2a {
             self.a2a
                 .decode(payload, &mut self.events, &mut self.warnings)?;
         } else {
@@ -52,13 +66,41 @@ impl AdapterFold {
             cx.warn(w.code, w.message)?;
         }
         for event in self.events.drain(..) {
-            fold.apply_event(event, cx)?;
+            self.fold.apply_event(event, cx)?;
         }
         Ok(())
     }
 
-    /// The Responses `response` object so far.
-    pub(crate) fn responses_snapshot(&self) -> JsonMap {
-        self.snapshot.to_map()
+    fn outcome(&self) -> Outcome {
+        self.fold.outcome
+    }
+
+    fn settle_end(&mut self, cx: &mut EventCx<'_>) -> Result<()> {
+        ProtocolFold::settle_end(&mut self.fold, cx)
+    }
+
+    fn render(&mut self, batch: &mut Batch, outcome: Outcome, sink: &mut dyn UpdateSink) {
+        self.fold.render(batch, outcome, sink);
+    }
+
+    /// For Responses: the Responses `response` object the official client would hold; for
+    /// A2A: the Agent API snapshot.
+    fn snapshot<'a>(&'a self, outcome: Outcome, warnings: &'a [Warning]) -> Snapshot<'a> {
+        if self.protocol == Protocol::OpenAiResponses {
+            return with_outcome(self.snapshot.to_map(), outcome, warnings);
+        }
+        ProtocolFold::snapshot(&self.fold, outcome, warnings)
+    }
+
+    fn tool_calls(&self) -> Vec<ToolCall> {
+        self.fold.tool_calls()
+    }
+
+    fn tool_call_changes(&mut self) -> ToolCallChanges {
+        self.fold.tool_call_changes()
+    }
+
+    fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        self.fold.parsed_arguments(message_id, index)
     }
 }

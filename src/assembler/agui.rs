@@ -12,12 +12,13 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::agent_api::{EventCx, ToolCall, ToolCallChange, ToolCallChanges};
+use super::fold::{with_outcome, ProtocolFold, Snapshot};
 use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
 use crate::agui::{Changes, Client, Content, Message, RunFinishedOutcome, RunStatus};
 use crate::protocol::{arguments_error, PartialJson};
 use crate::Result;
-use crate::WarningCode;
+use crate::{Warning, WarningCode};
 
 /// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
 #[derive(Debug, Default)]
@@ -458,6 +459,48 @@ impl AgUiFold {
         let mut parser = PartialJson::new();
         parser.push(&tc.function.arguments);
         parser.value()
+    }
+}
+
+impl ProtocolFold for AgUiFold {
+    fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
+        let offset = cx.offset;
+        AgUiFold::apply(self, payload, cx).map_err(|e| match e.offset() {
+            Some(_) => e,
+            None => e.with_offset(offset),
+        })
+    }
+
+    fn outcome(&self) -> Outcome {
+        AgUiFold::outcome(self)
+    }
+
+    fn settle_end(&mut self, cx: &mut EventCx<'_>) -> Result<()> {
+        AgUiFold::settle_end(self, cx)
+    }
+
+    fn has_changes(&self) -> bool {
+        AgUiFold::has_changes(self)
+    }
+
+    fn render(&mut self, batch: &mut Batch, outcome: Outcome, sink: &mut dyn UpdateSink) {
+        AgUiFold::render(self, batch, outcome, sink);
+    }
+
+    fn snapshot<'a>(&'a self, outcome: Outcome, warnings: &'a [Warning]) -> Snapshot<'a> {
+        with_outcome(AgUiFold::snapshot(self), outcome, warnings)
+    }
+
+    fn tool_calls(&self) -> Vec<ToolCall> {
+        AgUiFold::tool_calls(self)
+    }
+
+    fn tool_call_changes(&mut self) -> ToolCallChanges {
+        AgUiFold::tool_call_changes(self)
+    }
+
+    fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
+        AgUiFold::parsed_arguments(self, message_id, index)
     }
 }
 

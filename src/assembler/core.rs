@@ -2,10 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use super::agent_api::{AgentApiFold, EventCx, SnapshotView, ToolCall, ToolCallChanges};
-#[cfg(feature = "full")]
-use super::agui::AgUiFold;
+use super::agent_api::{EventCx, ToolCall, ToolCallChanges};
 use super::detect::detect;
+use super::fold::{fold_for, Fold, ProtocolFold, Snapshot};
 use super::options::AssemblerOptions;
 use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
@@ -61,12 +60,10 @@ pub struct StreamAssembler {
 struct Inner {
     options: AssemblerOptions,
     protocol: Option<Protocol>,
-    agent_api: AgentApiFold,
-    /// Responses / A2A streams: decoded into Agent API events for `agent_api`.
-    #[cfg(feature = "full")]
-    adapter: super::adapter::AdapterFold,
-    #[cfg(feature = "full")]
-    ag_ui: AgUiFold,
+    /// The protocol's fold (an Agent API fold until the protocol is known).
+    fold: Fold,
+    /// A protocol this build does not read (without `full`), once the stream named it.
+    unread: Option<Protocol>,
     batch: Batch,
     /// Updates rendered but not yet returned (after an error, or for `take_updates`).
     pending: Vec<Update>,
@@ -82,16 +79,20 @@ struct Inner {
 impl StreamAssembler {
     /// A new assembler.
     pub fn new(options: AssemblerOptions) -> Self {
+        // The configured protocol's fold, or an Agent API fold until the stream names one.
+        let configured = options.protocol().map(|p| (p, fold_for(p, &options)));
+        let (fold, unread) = match configured {
+            Some((_, Some(fold))) => (fold, None),
+            Some((p, None)) => (agent_api_fold(&options), Some(p)),
+            None => (agent_api_fold(&options), None),
+        };
         StreamAssembler {
             decoder: FrameDecoder::new(options.format()).with_limits(options.limits()),
             inner: Inner {
                 protocol: options.protocol(),
                 options,
-                agent_api: AgentApiFold::with_fast_path(!options.general_path_only()),
-                #[cfg(feature = "full")]
-                adapter: super::adapter::AdapterFold::default(),
-                #[cfg(feature = "full")]
-                ag_ui: AgUiFold::new(options.events()),
+                fold,
+                unread,
                 batch: Batch::default(),
                 pending: Vec::new(),
                 warnings: Vec::new(),
@@ -209,45 +210,15 @@ impl StreamAssembler {
     /// The snapshot as something to serialise: for the Agent API (and A2A), a view of the fold
     /// written without copying it (the JS face builds the JS object from it directly).
     pub(crate) fn snapshot_view(&self) -> Snapshot<'_> {
-        #[cfg(feature = "full")]
-        if self.inner.protocol == Some(Protocol::AgUi) {
-            let mut map = self.inner.ag_ui.snapshot();
-            map.insert(
-                "outcome".to_owned(),
-                Value::String(self.outcome().as_str().to_owned()),
-            );
-            map.insert(
-                "warnings".to_owned(),
-                serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
-            );
-            return Snapshot::Value(Value::Object(map));
-        }
-        if let Some(mut map) = self.inner.responses_snapshot() {
-            map.insert(
-                "outcome".to_owned(),
-                Value::String(self.outcome().as_str().to_owned()),
-            );
-            map.insert(
-                "warnings".to_owned(),
-                serde_json::to_value(&self.inner.warnings).unwrap_or(Value::Array(Vec::new())),
-            );
-            return Snapshot::Value(Value::Object(map));
-        }
-        Snapshot::AgentApi(SnapshotView::new(
-            &self.inner.agent_api,
-            self.outcome(),
-            &self.inner.warnings,
-        ))
+        self.inner
+            .fold
+            .snapshot(self.outcome(), &self.inner.warnings)
     }
 
     /// Every tool call so far (`function_call`, `plugin_call`, `mcp_call` messages), with raw
     /// arguments and the matching output.
     pub fn tool_calls(&self) -> Vec<ToolCall> {
-        #[cfg(feature = "full")]
-        if self.inner.protocol == Some(Protocol::AgUi) {
-            return self.inner.ag_ui.tool_calls();
-        }
-        self.inner.agent_api.tool_calls()
+        self.inner.fold.tool_calls()
     }
 
     /// What changed in the tool calls since the last call: the calls that changed or are new,
@@ -256,44 +227,18 @@ impl StreamAssembler {
     /// costs O(what changed since) (nothing when nothing changed), so reading parsed arguments
     /// after every chunk stays linear.
     pub fn tool_call_changes(&mut self) -> ToolCallChanges {
-        #[cfg(feature = "full")]
-        if self.inner.protocol == Some(Protocol::AgUi) {
-            return self.inner.ag_ui.tool_call_changes();
-        }
-        self.inner.agent_api.tool_call_changes()
+        self.inner.fold.tool_call_changes()
     }
 
     /// The best-effort parse of one tool call's arguments (O(size of the arguments)).
     pub fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
-        #[cfg(feature = "full")]
-        if self.inner.protocol == Some(Protocol::AgUi) {
-            return self.inner.ag_ui.parsed_arguments(message_id, index);
-        }
-        self.inner.agent_api.parsed_arguments(message_id, index)
+        self.inner.fold.parsed_arguments(message_id, index)
     }
 }
 
 impl Inner {
-    /// For an OpenAI Responses stream, the Responses `response` object the official client
-    /// would hold.
-    #[cfg(feature = "full")]
-    fn responses_snapshot(&self) -> Option<Map<String, Value>> {
-        (self.protocol == Some(Protocol::OpenAiResponses))
-            .then(|| self.adapter.responses_snapshot())
-    }
-
-    /// Without the `full` feature there are no Responses streams.
-    #[cfg(not(feature = "full"))]
-    fn responses_snapshot(&self) -> Option<Map<String, Value>> {
-        None
-    }
-
     fn outcome(&self) -> Outcome {
-        let outcome = match self.protocol {
-            #[cfg(feature = "full")]
-            Some(Protocol::AgUi) => self.ag_ui.outcome(),
-            _ => self.agent_api.outcome,
-        };
+        let outcome = self.fold.outcome();
         if !outcome.is_settled() && (self.finished || self.failure.is_some()) {
             return Outcome::Truncated;
         }
@@ -346,10 +291,7 @@ impl Inner {
 
     /// Renders the recorded changes into `sink` and clears them.
     fn render(&mut self, sink: &mut dyn UpdateSink) {
-        #[cfg(feature = "full")]
-        let quiet = self.batch.is_empty() && !self.ag_ui.has_changes();
-        #[cfg(not(feature = "full"))]
-        let quiet = self.batch.is_empty();
+        let quiet = self.batch.is_empty() && !self.fold.has_changes();
         if quiet {
             return;
         }
@@ -357,42 +299,19 @@ impl Inner {
         for warning in &self.batch.warnings {
             keep_warning(&mut self.warnings, &mut self.warnings_dropped, warning);
         }
-        #[cfg(feature = "full")]
-        if self.protocol == Some(Protocol::AgUi) {
-            self.ag_ui.render(&mut self.batch, outcome, sink);
-            self.batch.clear();
-            return;
-        }
-        self.agent_api.render(&mut self.batch, outcome, sink);
+        self.fold.render(&mut self.batch, outcome, sink);
         self.batch.clear();
     }
 
     /// End of input without errors: settle a missing terminal event.
     fn settle_end(&mut self) -> Result<()> {
-        #[cfg(feature = "full")]
-        if self.protocol == Some(Protocol::AgUi) {
-            let mut cx = EventCx {
-                batch: &mut self.batch,
-                strict: self.options.strict(),
-                offset: self.bytes,
-                sequence_number: None,
-            };
-            return self.ag_ui.settle_end(&mut cx);
-        }
-        if self.agent_api.outcome.is_settled() {
-            return Ok(());
-        }
-        let open = self.agent_api.open_messages();
-        let message = if open.is_empty() {
-            "The stream ended without a terminal response event.".to_owned()
-        } else {
-            format!(
-                "The stream ended without a terminal response event; messages left open: {}.",
-                open.join(", ")
-            )
+        let mut cx = EventCx {
+            batch: &mut self.batch,
+            strict: self.options.strict(),
+            offset: self.bytes,
+            sequence_number: None,
         };
-        let mut cx = self.cx(self.bytes);
-        cx.warn(WarningCode::Truncated, message)
+        self.fold.settle_end(&mut cx)
     }
 
     fn on_frame(&mut self, frame: Frame<'_>) -> Result<()> {
@@ -401,55 +320,41 @@ impl Inner {
             return Ok(());
         }
         self.events += 1;
-        let protocol = match self.protocol {
-            Some(p) => p,
-            None => match detect(data, frame.event()) {
-                Some(p) => {
-                    self.protocol = Some(p);
-                    p
+        if self.protocol.is_none() {
+            let Some(p) = detect(data, frame.event()) else {
+                let mut cx = self.cx(frame.offset());
+                return cx.warn(
+                    WarningCode::InvalidEvent,
+                    "An event that names no known protocol was skipped.",
+                );
+            };
+            self.protocol = Some(p);
+            if p != Protocol::AgentApi {
+                match fold_for(p, &self.options) {
+                    Some(fold) => self.fold = fold,
+                    None => self.unread = Some(p),
                 }
-                None => {
-                    let mut cx = self.cx(frame.offset());
-                    return cx.warn(
-                        WarningCode::InvalidEvent,
-                        "An event that names no known protocol was skipped.",
-                    );
-                }
-            },
-        };
+            }
+        }
+        if let Some(protocol) = self.unread {
+            return Err(Error::new(
+                ErrorCode::ProtocolViolation,
+                format!(
+                    "The stream is \"{}\", but this build reads the Agent API only (agentwire \
+                     without its \"full\" feature; in JavaScript, import StreamAssembler from \
+                     \"agentwire\" rather than \"agentwire/lite\").",
+                    protocol.as_str()
+                ),
+            )
+            .with_offset(frame.offset()));
+        }
         let mut cx = EventCx {
             batch: &mut self.batch,
             strict: self.options.strict(),
             offset: frame.offset(),
             sequence_number: None,
         };
-        match protocol {
-            Protocol::AgentApi => self.agent_api.apply(data, &mut cx),
-            #[cfg(not(feature = "full"))]
-            other => Err(Error::new(
-                ErrorCode::ProtocolViolation,
-                format!(
-                    "The stream is \"{}\", but this build reads the Agent API only (agentwire \
-                     without its \"full\" feature; in JavaScript, import StreamAssembler from \
-                     \"agentwire\" rather than \"agentwire/lite\").",
-                    other.as_str()
-                ),
-            )
-            .with_offset(frame.offset())),
-            #[cfg(feature = "full")]
-            Protocol::OpenAiResponses | Protocol::A2a => {
-                self.adapter
-                    .apply(protocol, data, &mut self.agent_api, &mut cx)
-            }
-            #[cfg(feature = "full")]
-            Protocol::AgUi => self
-                .ag_ui
-                .apply(data, &mut cx)
-                .map_err(|e| match e.offset() {
-                    Some(_) => e,
-                    None => e.with_offset(frame.offset()),
-                }),
-        }
+        self.fold.apply(data, &mut cx)
     }
 
     fn cx(&mut self, offset: u64) -> EventCx<'_> {
@@ -458,21 +363,6 @@ impl Inner {
             strict: self.options.strict(),
             offset,
             sequence_number: None,
-        }
-    }
-}
-
-/// A snapshot to serialise: a built value, or a view of the Agent API fold.
-pub(crate) enum Snapshot<'a> {
-    Value(Value),
-    AgentApi(SnapshotView<'a>),
-}
-
-impl serde::Serialize for Snapshot<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self {
-            Snapshot::Value(value) => value.serialize(s),
-            Snapshot::AgentApi(view) => view.serialize(s),
         }
     }
 }
@@ -505,4 +395,11 @@ fn keep_warning(kept: &mut Vec<Warning>, dropped: &mut u64, warning: &Warning) {
             sequence_number: None,
         }),
     }
+}
+
+/// An Agent API fold (every build reads the Agent API).
+fn agent_api_fold(options: &AssemblerOptions) -> Fold {
+    Fold::AgentApi(super::agent_api::AgentApiFold::with_fast_path(
+        !options.general_path_only(),
+    ))
 }

@@ -11,18 +11,19 @@ mod agent_api;
 mod agui;
 mod core;
 mod detect;
+mod fold;
 mod lean;
 mod options;
 mod outcome;
 pub(crate) mod update;
 pub(crate) mod words;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use self::core::Snapshot;
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]
 pub(crate) use agent_api::Deferred;
 pub use agent_api::{ToolCall, ToolCallChange, ToolCallChanges, MAX_PARTS_PER_MESSAGE};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use fold::Snapshot;
 pub use options::AssemblerOptions;
 pub use outcome::Outcome;
 // Paths kept from before these moved down to the crate root and `protocol`.

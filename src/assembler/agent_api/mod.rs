@@ -342,7 +342,9 @@ impl AgentApiFold {
         self.apply_event(event, cx)
     }
 
-    /// Applies one parsed event (what a protocol adapter translated into the Agent API).
+    /// Applies one parsed event (what a protocol adapter translated into the Agent API). Not
+    /// inlined: the Agent API fold and the adapter fold share it.
+    #[inline(never)]
     pub(crate) fn apply_event(&mut self, event: Event, cx: &mut EventCx<'_>) -> Result<()> {
         if !self.accept_sequence(event.sequence_number(), cx)? {
             return Ok(());
