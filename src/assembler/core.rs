@@ -399,7 +399,6 @@ fn keep_warning(kept: &mut Vec<Warning>, dropped: &mut u64, warning: &Warning) {
 
 /// An Agent API fold (every build reads the Agent API).
 fn agent_api_fold(options: &AssemblerOptions) -> Fold {
-    Fold::AgentApi(super::agent_api::AgentApiFold::with_fast_path(
-        !options.general_path_only(),
-    ))
+    fold_for(Protocol::AgentApi, options)
+        .unwrap_or_else(|| Fold::AgentApi(super::agent_api::AgentApiFold::default()))
 }

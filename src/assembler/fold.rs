@@ -89,38 +89,47 @@ macro_rules! each {
 }
 
 impl ProtocolFold for Fold {
+    #[inline(never)]
     fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
         each!(self, f => ProtocolFold::apply(f, payload, cx))
     }
 
+    #[inline(never)]
     fn outcome(&self) -> Outcome {
         each!(self, f => ProtocolFold::outcome(f))
     }
 
+    #[inline(never)]
     fn settle_end(&mut self, cx: &mut EventCx<'_>) -> Result<()> {
         each!(self, f => ProtocolFold::settle_end(f, cx))
     }
 
+    #[inline(never)]
     fn has_changes(&self) -> bool {
         each!(self, f => ProtocolFold::has_changes(f))
     }
 
+    #[inline(never)]
     fn render(&mut self, batch: &mut Batch, outcome: Outcome, sink: &mut dyn UpdateSink) {
         each!(self, f => ProtocolFold::render(f, batch, outcome, sink))
     }
 
+    #[inline(never)]
     fn snapshot<'a>(&'a self, outcome: Outcome, warnings: &'a [Warning]) -> Snapshot<'a> {
         each!(self, f => ProtocolFold::snapshot(f, outcome, warnings))
     }
 
+    #[inline(never)]
     fn tool_calls(&self) -> Vec<ToolCall> {
         each!(self, f => ProtocolFold::tool_calls(f))
     }
 
+    #[inline(never)]
     fn tool_call_changes(&mut self) -> ToolCallChanges {
         each!(self, f => ProtocolFold::tool_call_changes(f))
     }
 
+    #[inline(never)]
     fn parsed_arguments(&self, message_id: &str, index: usize) -> Option<Value> {
         each!(self, f => ProtocolFold::parsed_arguments(f, message_id, index))
     }
@@ -128,6 +137,7 @@ impl ProtocolFold for Fold {
 
 /// The fold for `protocol`; `None` when this build does not read it (without `full`: every
 /// protocol but the Agent API).
+#[inline(never)]
 pub(crate) fn fold_for(protocol: Protocol, options: &AssemblerOptions) -> Option<Fold> {
     let fast_path = !options.general_path_only();
     match protocol {

@@ -309,6 +309,7 @@ const MAX_UNKNOWN_EVENTS: usize = 256;
 
 impl AgentApiFold {
     /// A fold that reads content deltas with the fast reader (`true`) or parses every event.
+    #[inline(never)]
     pub(crate) fn with_fast_path(fast_path: bool) -> Self {
         AgentApiFold {
             fast_path,
