@@ -9,14 +9,14 @@ mod adapter;
 mod agent_api;
 #[cfg(feature = "full")]
 mod agui;
+pub(crate) mod bytewise;
 mod core;
 mod detect;
+mod fast_read;
 mod fold;
-mod lean;
 mod options;
 mod outcome;
 pub(crate) mod update;
-pub(crate) mod words;
 
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]

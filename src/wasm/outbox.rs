@@ -26,10 +26,10 @@ use std::collections::HashMap;
 
 use wasm_bindgen::JsValue;
 
+use crate::assembler::bytewise::same;
 #[cfg(feature = "full")]
 use crate::assembler::update::PartView;
 use crate::assembler::update::UpdateSink;
-use crate::assembler::words::same;
 use crate::assembler::Update;
 use crate::codec::push_utf16;
 

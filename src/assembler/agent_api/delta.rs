@@ -1,6 +1,6 @@
 //! Content deltas: the one semantics of a `delta: true` content event
 //! ([`AgentApiFold::merge_delta`]), whichever reader read it: `parse_event`, or the fast reader
-//! ([`plain_delta`], applied by [`AgentApiFold::apply_lean_content`]), which only reads.
+//! ([`plain_delta`], applied by [`AgentApiFold::apply_fast_delta`]), which only reads.
 
 use std::borrow::Cow;
 
@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{
     arguments_text, internal, is_call_type, raw_arguments, update_mirror, AgentApiFold, EventCx,
 };
-use crate::assembler::lean::LeanEvent;
+use crate::assembler::fast_read::FastEvent;
 use crate::protocol::{merge_data_into, Content, ContentBody, JsonMap, RunStatus};
 use crate::{Result, WarningCode};
 
@@ -18,15 +18,15 @@ impl AgentApiFold {
     /// a piece of a tool call's arguments) appended to a part that exists, is open and is of
     /// the delta's type, through [`merge_delta`](Self::merge_delta) as the general path does.
     /// `Ok(None)` hands every other event to the general path (which parses it).
-    pub(super) fn apply_lean_content(
+    pub(super) fn apply_fast_delta(
         &mut self,
-        lean: LeanEvent<'_>,
+        event: FastEvent<'_>,
         cx: &mut EventCx<'_>,
     ) -> Result<Option<()>> {
-        let Some(delta) = plain_delta(&lean) else {
+        let Some(delta) = plain_delta(&event) else {
             return Ok(None);
         };
-        let (Some(msg_id), Some(index)) = (lean.msg_id.as_deref(), lean.index) else {
+        let (Some(msg_id), Some(index)) = (event.msg_id.as_deref(), event.index) else {
             return Ok(None);
         };
         if self.outcome.is_settled() {
@@ -41,7 +41,7 @@ impl AgentApiFold {
         if !self.appends(slot, index, &delta) {
             return Ok(None);
         }
-        if !self.accept_sequence(lean.sequence_number.0, cx)? {
+        if !self.accept_sequence(event.sequence_number.0, cx)? {
             return Ok(Some(()));
         }
         self.merge_delta(slot, index, delta, false, cx).map(Some)
@@ -308,16 +308,16 @@ impl DeltaIn<'_> {
 /// The plain delta an event read by the fast reader is, if any: a text piece or a piece of
 /// arguments, `delta: true`, status absent or `in_progress`, with no other fields (reading
 /// only: whether it applies is the fold's to judge).
-fn plain_delta<'a>(lean: &'a LeanEvent<'_>) -> Option<DeltaIn<'a>> {
-    if lean.delta != Some(true) || !matches!(lean.status.as_deref(), None | Some("in_progress")) {
+fn plain_delta<'a>(event: &'a FastEvent<'_>) -> Option<DeltaIn<'a>> {
+    if event.delta != Some(true) || !matches!(event.status.as_deref(), None | Some("in_progress")) {
         return None;
     }
-    match lean.content_type.as_deref()? {
-        "text" if lean.rest.is_empty() => lean
+    match event.content_type.as_deref()? {
+        "text" if event.rest.is_empty() => event
             .text
             .as_deref()
             .map(|t| DeltaIn::Text(Cow::Borrowed(t))),
-        "data" if lean.text.is_none() => match lean.rest.as_slice() {
+        "data" if event.text.is_none() => match event.rest.as_slice() {
             [(key, Value::Object(data))] if key == "data" && data.len() == 1 => {
                 match data.get("arguments") {
                     Some(Value::String(piece)) => Some(DeltaIn::Arguments(piece)),

@@ -18,10 +18,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::lean::LeanReader;
+use super::bytewise::same;
+use super::fast_read::FastReader;
 use super::outcome::Outcome;
 use super::update::Batch;
-use super::words::same;
 use crate::protocol::{arguments_error, Op, PartialJson};
 
 mod calls;
@@ -276,7 +276,7 @@ pub(crate) struct AgentApiFold {
     /// The order of messages in the final `output`, when it differs from arrival order.
     pub(crate) output_order: Option<Vec<usize>>,
     /// Reads content deltas without building a `Value`.
-    lean: LeanReader,
+    fast_reader: FastReader,
     /// Whether the fast reader is used (off: every event through `parse_event`; the same
     /// results, for testing).
     fast_path: bool,
@@ -297,7 +297,7 @@ impl Default for AgentApiFold {
             unknown_events: Vec::new(),
             track_arguments: false,
             calls: calls::CallTracker::default(),
-            lean: LeanReader::default(),
+            fast_reader: FastReader::default(),
             output_order: None,
             fast_path: true,
         }
@@ -319,12 +319,12 @@ impl AgentApiFold {
 
     /// Applies one event payload.
     pub(crate) fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
-        // Fast path: a well-formed content event, read without building a `Value`. The lean
+        // Fast path: a well-formed content event, read without building a `Value`. The fast
         // reader declines any other event as soon as it reads its `object`.
         if self.fast_path {
-            if let Some(lean) = self.lean.read(payload) {
-                if !lean.irregular && lean.object.as_deref() == Some("content") {
-                    if let Some(done) = self.apply_lean_content(lean, cx)? {
+            if let Some(event) = self.fast_reader.read(payload) {
+                if !event.irregular && event.object.as_deref() == Some("content") {
+                    if let Some(done) = self.apply_fast_delta(event, cx)? {
                         return Ok(done);
                     }
                 }

@@ -9,18 +9,18 @@
 
 use std::borrow::Cow;
 
-use super::{Field, LeanEvent, SeqNo};
-use crate::assembler::words::starts_with;
+use super::{FastEvent, Field, SeqNo};
+use crate::assembler::bytewise::starts_with;
 
-/// Reads `json` as a [`LeanEvent`], or `None` when it is not a flat object of scalars.
+/// Reads `json` as a [`FastEvent`], or `None` when it is not a flat object of scalars.
 #[cfg(test)]
-pub(super) fn scan(json: &str) -> Option<LeanEvent<'_>> {
+pub(super) fn scan(json: &str) -> Option<FastEvent<'_>> {
     reference_text_delta(json).or_else(|| flat_object(json).map(|(event, _)| event))
 }
 
 /// Reads `json` like [`scan`], first trying `template` (the prefix of the last text delta read
 /// with `text` as its last key), and learns a new template from an event that has one.
-pub(super) fn scan_with<'a>(json: &'a str, template: &mut Template) -> Option<LeanEvent<'a>> {
+pub(super) fn scan_with<'a>(json: &'a str, template: &mut Template) -> Option<FastEvent<'a>> {
     if let Some(event) = reference_text_delta(json).or_else(|| template.read(json)) {
         return Some(event);
     }
@@ -53,7 +53,7 @@ pub(crate) struct Template {
 
 impl Template {
     /// Reads `json` if it starts with the prefix and ends with the text string and `}`.
-    fn read<'a>(&self, json: &'a str) -> Option<LeanEvent<'a>> {
+    fn read<'a>(&self, json: &'a str) -> Option<FastEvent<'a>> {
         if self.prefix.is_empty() || !starts_with(json.as_bytes(), self.prefix.as_bytes()) {
             return None;
         }
@@ -72,7 +72,7 @@ impl Template {
             Some((start, end)) => json.get(start..end).map(|s| Some(Cow::Borrowed(s))),
             None => Some(None),
         };
-        Some(LeanEvent {
+        Some(FastEvent {
             // Never learned from an event with one (see `learn`).
             sequence_number: SeqNo(None),
             object: field(self.object)?,
@@ -91,7 +91,7 @@ impl Template {
     /// read from it; forgets the template when the event cannot be one (escaped strings, keys
     /// kept in `rest`, an irregular event) or when no later event could match it (a
     /// `sequence_number` in the prefix changes with every event).
-    fn learn(&mut self, json: &str, event: &LeanEvent<'_>, text_at: usize) {
+    fn learn(&mut self, json: &str, event: &FastEvent<'_>, text_at: usize) {
         self.prefix.clear();
         let Some(prefix) = json.get(..text_at) else {
             return;
@@ -135,7 +135,7 @@ impl Template {
 
 /// The text delta exactly as the reference writes it (pydantic's compact output, keys in model
 /// order), read by comparing its fixed parts instead of dispatching on each key.
-fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
+fn reference_text_delta(json: &str) -> Option<FastEvent<'_>> {
     let mut reader = Reader { json, at: 0 };
     if !reader.literal(br#"{"sequence_number":"#) {
         return None;
@@ -158,7 +158,7 @@ fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
     if !reader.literal(b"}") || reader.at != json.len() {
         return None;
     }
-    Some(LeanEvent {
+    Some(FastEvent {
         sequence_number: SeqNo(Some(sequence_number)),
         object: Some(Cow::Borrowed("content")),
         status: Some(Cow::Borrowed("in_progress")),
@@ -175,9 +175,9 @@ fn reference_text_delta(json: &str) -> Option<LeanEvent<'_>> {
 /// Any flat object of scalars, keys in any order, that names no `object` other than `content`.
 /// With the event, where its text value starts (after the opening quote) when `text` is the
 /// last key and its value a string.
-fn flat_object(json: &str) -> Option<(LeanEvent<'_>, Option<usize>)> {
+fn flat_object(json: &str) -> Option<(FastEvent<'_>, Option<usize>)> {
     let mut reader = Reader { json, at: 0 };
-    let mut event = LeanEvent::default();
+    let mut event = FastEvent::default();
     let mut seen = 0u16;
     let mut text_at = None;
     reader.skip_ws();
@@ -432,7 +432,7 @@ mod tests {
     }
 
     /// serde_json's reading of the same text, through the serde `Deserialize` impl.
-    fn by_serde(json: &str) -> Option<LeanEvent<'_>> {
+    fn by_serde(json: &str) -> Option<FastEvent<'_>> {
         serde_json::from_str(json).ok()
     }
 
@@ -656,7 +656,7 @@ mod tests {
                 .iter()
                 .zip(&values)
                 .map(|(k, (v, ws))| {
-                    // Only content events are the fast reader's (and LeanEvent's) business.
+                    // Only content events are the fast reader's (and FastEvent's) business.
                     let v = if *k == "object" { "\"content\"" } else { v.as_str() };
                     format!("{ws}\"{k}\"{ws}:{ws}{v}{ws}")
                 })

@@ -1,7 +1,7 @@
 //! A one-pass, mostly borrowing read of an Agent API event, for the hot path (content deltas).
 //!
 //! `protocol::parse_event` builds a full `serde_json::Value` first; for the thousands of small
-//! text deltas of a stream that is most of the cost of assembling. [`LeanEvent`] reads the keys
+//! text deltas of a stream that is most of the cost of assembling. [`FastEvent`] reads the keys
 //! a content event has straight from the JSON text, borrowing strings without escapes, and keeps
 //! every other key as a `Value` so nothing is lost. Anything that is not a well-formed content
 //! event is handed back to `protocol::parse_event` by the caller.
@@ -23,7 +23,7 @@ pub(crate) struct SeqNo(pub(crate) Option<i64>);
 /// The fields of an event that the fast path reads; every other key is in `rest`, except
 /// `"error": null`, which says nothing (the reference writes it into every event).
 #[derive(Debug, Default)]
-pub(crate) struct LeanEvent<'a> {
+pub(crate) struct FastEvent<'a> {
     pub(crate) sequence_number: SeqNo,
     pub(crate) object: Option<Cow<'a, str>>,
     pub(crate) status: Option<Cow<'a, str>>,
@@ -42,14 +42,14 @@ pub(crate) struct LeanEvent<'a> {
 /// Reads events one after another, remembering the shape of the last text delta
 /// ([`scan::Template`]) to read the next ones faster.
 #[derive(Debug, Default)]
-pub(crate) struct LeanReader {
+pub(crate) struct FastReader {
     template: scan::Template,
 }
 
-impl LeanReader {
+impl FastReader {
     /// Reads one content event; `None` when the payload is not a JSON object (the full path
     /// reports why) or names an `object` other than `content` (the full path reads it).
-    pub(crate) fn read<'a>(&mut self, json: &'a str) -> Option<LeanEvent<'a>> {
+    pub(crate) fn read<'a>(&mut self, json: &'a str) -> Option<FastEvent<'a>> {
         scan::scan_with(json, &mut self.template).or_else(|| serde_json::from_str(json).ok())
     }
 }
@@ -67,7 +67,7 @@ pub(crate) enum Field<'a> {
     Other(Value),
 }
 
-impl<'a> LeanEvent<'a> {
+impl<'a> FastEvent<'a> {
     /// Stores one key's value. `seen` holds the keys read so far, to notice a duplicate (which
     /// makes the event irregular). Returns `false` for an event that names an `object` other
     /// than `content`: the caller stops reading it (the full path reads it).
@@ -203,16 +203,16 @@ impl<'de> Deserialize<'de> for Field<'de> {
 
 /// serde_json's reading of an event, for the events the hand-written reader gives up on
 /// (nested values, fractions, signs). Fails for an event that names another `object`.
-impl<'de> Deserialize<'de> for LeanEvent<'de> {
+impl<'de> Deserialize<'de> for FastEvent<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = LeanEvent<'de>;
+            type Value = FastEvent<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an event object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LeanEvent<'de>, A::Error> {
-                let mut ev = LeanEvent::default();
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FastEvent<'de>, A::Error> {
+                let mut ev = FastEvent::default();
                 let mut seen = 0u16;
                 while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                     if !ev.take(&key, map.next_value()?, &mut seen) {
@@ -236,7 +236,7 @@ mod tests {
     #[test]
     fn reads_a_reference_delta_borrowing_its_strings() {
         let json = r#"{"sequence_number":3,"object":"content","status":"in_progress","error":null,"type":"text","index":0,"delta":true,"msg_id":"msg_1","text":"Hi"}"#;
-        let ev = LeanReader::default().read(json).unwrap();
+        let ev = FastReader::default().read(json).unwrap();
         assert_eq!(ev.sequence_number, SeqNo(Some(3)));
         assert_eq!(ev.object.as_deref(), Some("content"));
         assert!(matches!(ev.text, Some(Cow::Borrowed("Hi"))));
@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn escapes_and_odd_types_are_handled() {
-        let ev = LeanReader::default()
+        let ev = FastReader::default()
             .read(r#"{"text":"a\nb","index":"0","sequence_number":"7"}"#)
             .unwrap();
         assert_eq!(ev.text.as_deref(), Some("a\nb"));
@@ -257,29 +257,29 @@ mod tests {
         assert_eq!(ev.sequence_number, SeqNo(None));
         for odd in ["18446744073709551615", "1.5", "true", "\"7\""] {
             let json = format!(r#"{{"text":"a","sequence_number":{odd}}}"#);
-            let ev = LeanReader::default().read(&json).unwrap();
+            let ev = FastReader::default().read(&json).unwrap();
             assert!(ev.irregular, "{odd}");
         }
-        let dup = LeanReader::default()
+        let dup = FastReader::default()
             .read(r#"{"text":"a","text":"b"}"#)
             .unwrap();
         assert!(dup.irregular);
-        assert!(LeanReader::default().read("[1]").is_none());
+        assert!(FastReader::default().read("[1]").is_none());
         // Another object: declined, flat or not, so that the full path reads it once.
         for other in [
             r#"{"sequence_number":1,"object":"message","status":"in_progress","id":"m1"}"#,
             r#"{"sequence_number":1,"object":"message","content":[{"type":"text"}],"id":"m1"}"#,
             r#"{"sequence_number":1,"object":"response","output":[],"usage":{"n":1.5}}"#,
         ] {
-            assert!(LeanReader::default().read(other).is_none(), "{other}");
+            assert!(FastReader::default().read(other).is_none(), "{other}");
         }
         let content =
             r#"{"object":"content","type":"data","index":0,"data":{"a":[1,-2.5]},"msg_id":"m1"}"#;
-        let ev = LeanReader::default().read(content).unwrap();
+        let ev = FastReader::default().read(content).unwrap();
         assert_eq!(
             ev.rest,
             vec![("data".to_owned(), serde_json::json!({"a":[1,-2.5]}))]
         );
-        assert!(LeanReader::default().read("{").is_none());
+        assert!(FastReader::default().read("{").is_none());
     }
 }
