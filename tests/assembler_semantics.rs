@@ -458,3 +458,72 @@ fn a_content_event_of_another_type_does_not_replace_a_part() {
         .unwrap_err();
     assert_eq!(e.code(), ErrorCode::InvalidJson);
 }
+
+/// A lone surrogate escape (`"\ud800"`) reads as U+FFFD in every protocol the assembler reads,
+/// detection included: here in the first event (the response id) and in a text delta.
+#[test]
+fn lone_surrogates_read_as_replacement_characters_in_every_protocol() {
+    use agentwire::builder::{BuilderOptions, MessageOptions, ResponseBuilder};
+    use agentwire::Protocol;
+    let mut protocols = vec![Protocol::AgentApi];
+    if cfg!(feature = "full") {
+        protocols.extend([Protocol::OpenAiResponses, Protocol::AgUi]);
+    }
+    for protocol in protocols {
+        let mut rb = ResponseBuilder::new(
+            BuilderOptions::new()
+                .protocol(protocol)
+                .response_id("rid7")
+                .thread_id("rid7"),
+        )
+        .unwrap();
+        let (part, mut body) = rb.begin_text(MessageOptions::new()).unwrap();
+        body.extend(rb.delta_text(part, "aQQb").unwrap());
+        body.extend(rb.finish_text(part).unwrap());
+        let text = String::from_utf8(body)
+            .unwrap()
+            .replace("rid7", "r\\ud800")
+            .replace("aQQb", "a\\ud800b");
+        assert!(text.contains("\\ud800"), "{protocol:?}: nothing replaced");
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        let mut updates = asm.push(text.as_bytes()).unwrap();
+        updates.extend(asm.finish().unwrap());
+        assert_eq!(asm.protocol(), Some(protocol), "{protocol:?}: detected");
+        assert!(
+            asm.warnings().is_empty(),
+            "{protocol:?}: {:?}",
+            asm.warnings()
+        );
+        assert!(
+            asm.snapshot().to_string().contains("a\u{fffd}b"),
+            "{protocol:?}: {}",
+            asm.snapshot()
+        );
+    }
+}
+
+/// A2A (which the builder does not write): the first result and a text part with lone
+/// surrogate escapes.
+#[cfg(feature = "full")]
+#[test]
+fn lone_surrogates_read_as_replacement_characters_in_a2a() {
+    let stream = concat!(
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t\ud800","contextId":"c","status":{"state":"submitted"}}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"kind":"artifact-update","taskId":"t\ud800","contextId":"c","artifact":{"artifactId":"m1","parts":[{"kind":"text","text":"a\ud800b"}]},"lastChunk":true}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t\ud800","contextId":"c","status":{"state":"completed"},"final":true}}"#,
+        "\n\n",
+    );
+    let mut asm = StreamAssembler::new(AssemblerOptions::new());
+    asm.push(stream.as_bytes()).unwrap();
+    asm.finish().unwrap();
+    assert_eq!(asm.protocol(), Some(agentwire::Protocol::A2a));
+    assert!(asm.warnings().is_empty(), "{:?}", asm.warnings());
+    assert!(
+        asm.snapshot().to_string().contains("a\u{fffd}b"),
+        "{}",
+        asm.snapshot()
+    );
+    assert_eq!(asm.outcome().as_str(), "completed");
+}

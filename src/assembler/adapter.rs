@@ -48,7 +48,8 @@ impl ProtocolFold for AdapterFold {
             self.a2a
                 .decode(payload, &mut self.events, &mut self.warnings)?;
         } else {
-            match serde_json::from_str::<Value>(payload) {
+            // A lone surrogate escape reads as U+FFFD, as in every other reader.
+            match crate::protocol::parse_repairing(payload, |t| serde_json::from_str::<Value>(t)) {
                 Ok(Value::Object(map)) => {
                     self.snapshot.apply(&map);
                     self.responses

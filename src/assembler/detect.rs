@@ -13,7 +13,9 @@ pub(crate) fn detect(payload: &str, sse_event: &str) -> Option<Protocol> {
     if sse_event.starts_with("response.") {
         return Some(Protocol::OpenAiResponses);
     }
-    let Ok(Value::Object(map)) = serde_json::from_str::<JsonValue>(payload).map(|v| v.0) else {
+    let parsed =
+        crate::protocol::parse_repairing(payload, |t| serde_json::from_str::<JsonValue>(t));
+    let Ok(Value::Object(map)) = parsed.map(|v| v.0) else {
         return None;
     };
     if map.contains_key("object") {
