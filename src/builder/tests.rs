@@ -672,3 +672,55 @@ fn values_deeper_than_the_limit_are_refused_and_nothing_is_emitted() {
     rb.delta(part, ContentValue::Fields(deep(MAX_DEPTH)))
         .unwrap();
 }
+
+#[test]
+fn from_text_refused_options_emit_nothing_and_the_stream_can_still_begin() {
+    use crate::depth::MAX_DEPTH;
+    let mut usage = serde_json::json!(1);
+    for _ in 0..MAX_DEPTH + 5 {
+        usage = serde_json::json!({ "a": usage });
+    }
+    let Value::Object(usage) = usage else {
+        panic!("an object")
+    };
+    let mut rb = ResponseBuilder::new(BuilderOptions::new()).unwrap();
+    let error = rb
+        .begin_text(MessageOptions::new().usage(usage))
+        .unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidOption);
+    assert_eq!(rb.next_sequence_number(), 0, "nothing was emitted");
+    let (part, mut body) = rb.begin_text(MessageOptions::new()).unwrap();
+    body.extend(rb.delta_text(part, "Hi").unwrap());
+    body.extend(rb.finish_text(part).unwrap());
+    let statuses: Vec<String> = String::from_utf8(body)
+        .unwrap()
+        .split("\n\n")
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            let v: Value = serde_json::from_str(f.trim_start_matches("data: ")).unwrap();
+            format!(
+                "{}:{}",
+                v["object"].as_str().unwrap(),
+                v["status"].as_str().unwrap()
+            )
+        })
+        .collect();
+    // The reference's generate_streaming_response sequence.
+    assert_eq!(
+        statuses,
+        [
+            "response:created",
+            "response:in_progress",
+            "message:in_progress",
+            "content:in_progress",
+            "content:completed",
+            "message:completed",
+            "response:completed"
+        ]
+    );
+    // A second begin on the same builder is refused.
+    assert_eq!(
+        rb.begin_text(MessageOptions::new()).unwrap_err().code(),
+        ErrorCode::BuilderState
+    );
+}

@@ -9,7 +9,7 @@
 //! `reset()` discards it).
 
 use crate::protocol::ContentType;
-use crate::Result;
+use crate::{Error, ErrorCode, Result};
 
 use super::options::{BuilderOptions, CompleteOptions, MessageOptions};
 use super::response::ResponseBuilder;
@@ -90,10 +90,16 @@ impl ResponseBuilder {
     ///
     /// `BUILDER_STATE` if the builder already emitted events.
     pub fn begin_text(&mut self, message: MessageOptions) -> Result<(ContentHandle, Vec<u8>)> {
-        let mut out = self.created()?;
-        out.extend(self.in_progress()?);
+        if self.next_sequence_number() != 0 {
+            return Err(Error::new(
+                ErrorCode::BuilderState,
+                "fromText needs a ResponseBuilder that has not emitted anything yet.",
+            ));
+        }
+        // The message first: options it refuses leave the builder untouched. Starting it emits
+        // `created` and `in_progress` before its own start event.
         let m = self.message(message)?;
-        out.extend(self.start_message(m)?);
+        let out = self.start_message(m)?;
         let content = self.content(m, ContentType::Text)?;
         Ok((content, out))
     }
