@@ -65,7 +65,9 @@ unsafe impl Source for GrowGeometric {
         };
         let base = (previous * PAGE) as *mut u8;
         let bytes = pages * PAGE;
-        let new_end = base.wrapping_add(bytes);
+        // Saturating: memory that reaches the end of the 32-bit address space (4 GiB) ends at
+        // the last address instead of wrapping to null.
+        let new_end = base.wrapping_add(bytes.min(usize::MAX - previous * PAGE));
         if let Some(old_end) = talc.source.end.take() {
             if old_end.as_ptr() == base {
                 // SAFETY: `old_end` is this heap's end, and `base..new_end` was just added to
