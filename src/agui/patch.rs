@@ -57,13 +57,13 @@ impl Budget {
                 self.remaining = left;
                 Ok(())
             }
-            None => Err({
+            None => {
                 self.remaining = 0;
-                format!(
-                "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} per operation read)",
-                Self::PER_OP
-            )
-            }),
+                Err(format!(
+                    "copying {nodes} nodes exceeds what this stream may still copy (the allowance grows by {} per operation read)",
+                    Self::PER_OP
+                ))
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::agent_api::{EventCx, ToolCall, ToolCallChanges};
 use super::detect::detect;
-use super::fold::{fold_for, Fold, ProtocolFold, Snapshot};
+use super::fold::{agent_api_fold, fold_for, Fold, ProtocolFold, Snapshot};
 use super::options::AssemblerOptions;
 use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
@@ -395,10 +395,4 @@ fn keep_warning(kept: &mut Vec<Warning>, dropped: &mut u64, warning: &Warning) {
             sequence_number: None,
         }),
     }
-}
-
-/// An Agent API fold (every build reads the Agent API).
-fn agent_api_fold(options: &AssemblerOptions) -> Fold {
-    fold_for(Protocol::AgentApi, options)
-        .unwrap_or_else(|| Fold::AgentApi(super::agent_api::AgentApiFold::default()))
 }

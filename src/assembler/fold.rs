@@ -135,16 +135,21 @@ impl ProtocolFold for Fold {
     }
 }
 
+/// An Agent API fold, reading content deltas with the fast reader unless the options say not.
+pub(crate) fn agent_api_fold(options: &AssemblerOptions) -> Fold {
+    Fold::AgentApi(AgentApiFold::with_fast_path(!options.general_path_only()))
+}
+
 /// The fold for `protocol`; `None` when this build does not read it (without `full`: every
 /// protocol but the Agent API).
 #[inline(never)]
 pub(crate) fn fold_for(protocol: Protocol, options: &AssemblerOptions) -> Option<Fold> {
-    let fast_path = !options.general_path_only();
     match protocol {
-        Protocol::AgentApi => Some(Fold::AgentApi(AgentApiFold::with_fast_path(fast_path))),
+        Protocol::AgentApi => Some(agent_api_fold(options)),
         #[cfg(feature = "full")]
         Protocol::OpenAiResponses | Protocol::A2a => Some(Fold::Adapter(
-            super::adapter::AdapterFold::new(protocol, AgentApiFold::with_fast_path(fast_path)),
+            // Adapters hand it parsed events (`apply_event`): the fast reader is never used.
+            super::adapter::AdapterFold::new(protocol, AgentApiFold::default()),
         )),
         #[cfg(feature = "full")]
         Protocol::AgUi => Some(Fold::AgUi(super::agui::AgUiFold::new(options.events()))),

@@ -911,8 +911,7 @@ fn feed_mirror(mirror: &mut ArgumentsMirror, text: &str, replace: bool) {
     parser.push(text);
 }
 
-/// A content delta as one of the readers read it: parsed by `parse_event`, or a view of the
-/// fast reader's standing for the same event.
+/// A part index as the `index` field holds it.
 fn to_i64(index: usize) -> i64 {
     i64::try_from(index).unwrap_or(i64::MAX)
 }
