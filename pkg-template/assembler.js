@@ -3,7 +3,7 @@
 // mirror (parsed arguments kept up to date in O(new bytes) per read), free()/dispose, and the
 // guard of every call into wasm (instance.js: a trap loses the instance, not the process).
 import { failure, instance, lostError, release } from "./instance.js";
-import { adopt, agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
+import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 
@@ -56,7 +56,7 @@ const FAILED = 0xffffffff;
 
 // `count`, or the core's error thrown (carrying the updates before it).
 function checked(core, count) {
-  if (count === FAILED) throw adopt(core.takeError());
+  if (count === FAILED) throw core.takeError(); // adopted by failure() in the caller's catch
   return count;
 }
 

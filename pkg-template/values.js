@@ -18,6 +18,7 @@ const MAX_DEPTH = 100;
  */
 export class AgentwireError extends Error {
   constructor(code, message, options) {
+    if (typeof code !== "string") throw new TypeError("AgentwireError: code must be a string");
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = ERROR_NAME;
     this.code = code;
@@ -26,8 +27,14 @@ export class AgentwireError extends Error {
   }
 
   static [Symbol.hasInstance](value) {
-    return (value instanceof Error || Object.prototype.toString.call(value) === "[object Error]")
-      && value.name === ERROR_NAME && typeof value.code === "string";
+    // A subclass keeps the ordinary prototype test; reading a hostile value never throws.
+    if (this !== AgentwireError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    try {
+      return (value instanceof Error || Object.prototype.toString.call(value) === "[object Error]")
+        && value.name === ERROR_NAME && typeof value.code === "string";
+    } catch {
+      return false;
+    }
   }
 }
 

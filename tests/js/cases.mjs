@@ -153,6 +153,14 @@ export const cases = {
     assert.ok(foreign instanceof AgentwireError);
     assert.ok(!(new TypeError("x") instanceof AgentwireError));
     assert.ok(!({ name: "AgentwireError", code: "FINISHED" } instanceof AgentwireError));
+    // Hostile values: a getter that throws reads as not an instance; a code that is not a
+    // string is refused; a subclass tests its own prototype.
+    const hostile = new Proxy(new Error("x"), { get() { throw new Error("trap"); } });
+    assert.strictEqual(hostile instanceof AgentwireError, false);
+    assert.throws(() => new AgentwireError(undefined, "x"), TypeError);
+    class Sub extends AgentwireError {}
+    assert.ok(new Sub("INVALID_OPTION", "x") instanceof Sub);
+    assert.strictEqual(fromWasm instanceof Sub, false);
   },
 
   "errors leave the instance usable"({ parseRequest, parseEvent }, assert) {
