@@ -1,7 +1,5 @@
 //! Agent API events → A2A 0.3 `message/stream` results ([`A2aEncoder`]).
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use crate::codec::write::{
@@ -9,19 +7,19 @@ use crate::codec::write::{
 };
 
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::emit::track::{absorb, advance, parts_of, Advance, Body, Mode, PartTable, Step, Table};
 use crate::emit::{BuilderEvent, Encoder};
-use crate::protocol::{merge_data_into, AgentResponse, ContentBody, JsonMap, Message, RunStatus};
+use crate::protocol::{AgentResponse, ContentBody, JsonMap, Message, RunStatus};
 use crate::Result;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Artifact {
     message_type: String,
     role: String,
     /// Whether a chunk was sent (later chunks append).
     sent_any: bool,
-    /// Per part index (a map, not lists searched per part: an artifact of many parts stays
-    /// linear).
-    parts: HashMap<i64, PartState>,
+    /// Per part index.
+    parts: PartTable<PartState>,
     done: bool,
 }
 
@@ -69,7 +67,7 @@ pub struct A2aEncoder {
     context_id: Option<String>,
     started: bool,
     ended: bool,
-    artifacts: HashMap<String, Artifact>,
+    artifacts: Table<Artifact>,
 }
 
 impl A2aEncoder {
@@ -82,7 +80,7 @@ impl A2aEncoder {
             context_id: None,
             started: false,
             ended: false,
-            artifacts: HashMap::new(),
+            artifacts: Table::default(),
         }
     }
 
@@ -187,7 +185,11 @@ impl A2aEncoder {
             _ => return Ok(()),
         };
         for m in r.output.iter().flatten() {
-            if !self.artifacts.get(&m.id).is_some_and(|a| a.done) {
+            let done = self
+                .artifacts
+                .position(&m.id)
+                .and_then(|a| self.artifacts.get(a));
+            if !done.is_some_and(|a| a.done) {
                 self.on_message(m, true, out)?;
             }
         }
@@ -196,19 +198,23 @@ impl A2aEncoder {
         Ok(())
     }
 
-    fn artifact(&mut self, msg_id: &str) -> &mut Artifact {
-        self.artifacts
-            .entry(msg_id.to_owned())
-            .or_insert_with(|| Artifact {
-                message_type: "message".into(),
-                role: "assistant".into(),
-                ..Artifact::default()
-            })
+    /// The position of the artifact for `msg_id`, made when new.
+    fn artifact(&mut self, msg_id: &str) -> usize {
+        self.artifacts.at(msg_id, || Artifact {
+            message_type: "message".into(),
+            role: "assistant".into(),
+            sent_any: false,
+            parts: PartTable::default(),
+            done: false,
+        })
     }
 
     fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
         self.ensure_task(out)?;
-        let a = self.artifact(&m.id);
+        let at = self.artifact(&m.id);
+        let Some(a) = self.artifacts.get_mut(at) else {
+            return Ok(());
+        };
         m.message_type.as_str().clone_into(&mut a.message_type);
         if let Some(role) = m.role {
             role.as_str().clone_into(&mut a.role);
@@ -217,84 +223,30 @@ impl A2aEncoder {
             return Ok(());
         }
         let mut parts = Parts::default();
-        for (position, c) in m.content.iter().flatten().enumerate() {
-            let index = c
-                .index
-                .unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
-            self.part(&m.id, index, &c.body, true, &mut parts);
+        for (index, c) in parts_of(m) {
+            a.part(index, Body::of(&c.body), Mode::Completed, &mut parts);
         }
-        let a = self.artifact(&m.id);
         a.done = true;
-        self.chunk(&m.id, &parts, true, out);
+        self.chunk(at, &m.id, &parts, true, out);
         Ok(())
     }
 
-    /// Records a part's value and collects the A2A parts to send for it.
-    fn part(
-        &mut self,
-        msg_id: &str,
-        index: i64,
-        body: &ContentBody,
-        completed: bool,
-        parts: &mut Parts,
-    ) {
-        let part = self.artifact(msg_id).parts.entry(index).or_default();
-        if part.done {
-            return;
-        }
-        part.done = completed;
-        let (text, refusal) = match body {
-            ContentBody::Text { text } => (text.as_deref().unwrap_or(""), false),
-            ContentBody::Refusal { refusal } => (refusal.as_deref().unwrap_or(""), true),
-            ContentBody::Data { data } if completed => {
-                // Written from the event's value: no copy is kept once the part is done.
-                part.data = JsonMap::new();
-                let out = parts.open("data", index);
-                raw(out, ",\"data\":");
-                match data {
-                    Some(d) => map(out, d),
-                    None => raw(out, "{}"),
-                }
-                parts.close("", false);
-                return;
-            }
-            ContentBody::Data { data } => {
-                part.data = data.clone().unwrap_or_default();
-                return;
-            }
-            other => {
-                if completed {
-                    file_part(other, index, parts);
-                }
-                return;
-            }
-        };
-        let announced = part.announced;
-        let sent = &mut part.text;
-        match text.strip_prefix(sent.as_str()) {
-            Some("") if announced || !completed => {}
-            Some(rest) => {
-                parts.text(rest, index, refusal, false);
-                sent.push_str(rest);
-            }
-            None => {
-                parts.text(text, index, refusal, true);
-                text.clone_into(sent);
-            }
-        }
-    }
-
-    fn chunk(&mut self, msg_id: &str, parts: &Parts, last: bool, out: &mut Vec<u8>) {
+    fn chunk(&mut self, at: usize, msg_id: &str, parts: &Parts, last: bool, out: &mut Vec<u8>) {
         if parts.indices.is_empty() && !last {
             return;
         }
-        let a = self.artifact(msg_id);
+        let Some(a) = self.artifacts.get_mut(at) else {
+            return;
+        };
         for &i in &parts.indices {
-            a.parts.entry(i).or_default().announced = true;
+            let (p, _) = a.parts.at(i);
+            if let Some(part) = a.parts.get_mut(p) {
+                part.announced = true;
+            }
         }
         let append = a.sent_any;
         a.sent_any = true;
-        let Some(a) = self.artifacts.get(msg_id) else {
+        let Some(a) = self.artifacts.get(at) else {
             return;
         };
         self.begin(out, "artifact-update");
@@ -319,37 +271,72 @@ impl A2aEncoder {
         &mut self,
         msg_id: &str,
         index: i64,
-        body: &ContentBody,
-        delta: bool,
-        completed: bool,
+        body: Body<'_>,
+        mode: Mode,
         out: &mut Vec<u8>,
     ) -> Result<()> {
         self.ensure_task(out)?;
-        if self.artifact(msg_id).done {
+        let at = self.artifact(msg_id);
+        let Some(a) = self.artifacts.get_mut(at) else {
+            return Ok(());
+        };
+        if a.done {
             return Ok(());
         }
         let mut parts = Parts::default();
+        a.part(index, body, mode, &mut parts);
+        self.chunk(at, msg_id, &parts, false, out);
+        Ok(())
+    }
+}
+
+impl Artifact {
+    /// Records a value of the part at `index` and collects the A2A parts to send for it: text
+    /// as it extends what was sent (a replacement whole, marked `replace`), data and files once
+    /// the part completes.
+    fn part(&mut self, index: i64, body: Body<'_>, mode: Mode, parts: &mut Parts) {
+        let (p, _) = self.parts.at(index);
+        let Some(part) = self.parts.get_mut(p) else {
+            return;
+        };
+        if part.done {
+            return;
+        }
+        let completed = mode == Mode::Completed;
+        part.done = completed;
         match body {
-            ContentBody::Text { text: piece } | ContentBody::Refusal { refusal: piece }
-                if delta =>
-            {
-                let sent = &mut self.artifact(msg_id).parts.entry(index).or_default().text;
-                let piece = piece.as_deref().unwrap_or("");
-                sent.push_str(piece);
-                if !piece.is_empty() {
-                    let refusal = matches!(body, ContentBody::Refusal { .. });
-                    parts.text(piece, index, refusal, false);
+            Body::Text { text, refusal } => match advance(&mut part.text, text, mode) {
+                Advance::Extended(start) => {
+                    parts.text(part.text.get(start..).unwrap_or(""), index, refusal, false);
+                }
+                // A completed part never announced is sent, even empty.
+                Advance::Unchanged if completed && !part.announced => {
+                    parts.text("", index, refusal, false);
+                }
+                Advance::Unchanged => {}
+                Advance::Replaced => {
+                    parts.text(text, index, refusal, true);
+                    text.clone_into(&mut part.text);
+                }
+            },
+            Body::Data(data) if completed => {
+                // Written from the event's value: no copy is kept once the part is done.
+                part.data = JsonMap::new();
+                let out = parts.open("data", index);
+                raw(out, ",\"data\":");
+                match data {
+                    Some(d) => map(out, d),
+                    None => raw(out, "{}"),
+                }
+                parts.close("", false);
+            }
+            Body::Data(data) => absorb(&mut part.data, data, mode),
+            Body::Media(other) => {
+                if completed {
+                    file_part(other, index, parts);
                 }
             }
-            ContentBody::Data { data: Some(d) } if delta => {
-                let stored = &mut self.artifact(msg_id).parts.entry(index).or_default().data;
-                merge_data_into(stored, d.clone());
-                return Ok(());
-            }
-            _ => self.part(msg_id, index, body, completed, &mut parts),
         }
-        self.chunk(msg_id, &parts, false, out);
-        Ok(())
     }
 }
 
@@ -447,35 +434,17 @@ impl Encoder for A2aEncoder {
         if self.ended {
             return Ok(());
         }
-        match event {
-            BuilderEvent::Response(r) => self.on_response(r, out),
-            BuilderEvent::MessageStarted(m) => self.on_message(m, false, out),
-            BuilderEvent::MessageCompleted(m) => self.on_message(m, true, out),
-            BuilderEvent::ContentSnapshot(c) | BuilderEvent::ContentCompleted(c) => {
-                let Some(msg_id) = c.msg_id.as_deref() else {
-                    return Ok(());
-                };
-                let completed = c.status == Some(RunStatus::Completed);
-                self.on_content(msg_id, c.index.unwrap_or(0), &c.body, false, completed, out)
-            }
-            BuilderEvent::TextDelta(d) => {
-                let body = if d.content_type == crate::protocol::ContentType::Refusal {
-                    ContentBody::Refusal {
-                        refusal: Some(d.text.to_owned()),
-                    }
-                } else {
-                    ContentBody::Text {
-                        text: Some(d.text.to_owned()),
-                    }
-                };
-                self.on_content(d.msg_id, i64::from(d.index), &body, true, false, out)
-            }
-            BuilderEvent::DataDelta(d) => {
-                let body = ContentBody::Data {
-                    data: Some(d.data.clone()),
-                };
-                self.on_content(d.msg_id, i64::from(d.index), &body, true, false, out)
-            }
+        match Step::of(event) {
+            Some(Step::Response(r)) => self.on_response(r, out),
+            Some(Step::Message { message, completed }) => self.on_message(message, completed, out),
+            Some(Step::Content {
+                msg_id,
+                index,
+                body,
+                mode,
+                ..
+            }) => self.on_content(msg_id, index, body, mode, out),
+            None => Ok(()),
         }
     }
 

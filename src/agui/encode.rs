@@ -30,46 +30,24 @@
 //! `total_tokens`, cached and reasoning token details).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
 use crate::codec::write::{check_output_format, frame_end, frame_start, int, raw, string};
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::emit::track::{
+    absorb, advance, count, parts_of, Advance, Body, ItemKind as Kind, Mode, PartTable, Step,
+    Table, INPUT_DETAILS, INPUT_TOKENS, OUTPUT_DETAILS, OUTPUT_TOKENS,
+};
 use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::json::str_field;
 use crate::protocol::{
-    merge_data_into, new_id, AgentResponse, Content, ContentBody, JsonMap, JsonOptions, Message,
-    MessageType, Role, RunStatus,
+    new_id, AgentResponse, Content, JsonMap, JsonOptions, Message, Role, RunStatus,
 };
 use crate::Result;
 
 /// The `CUSTOM` event name for message parts AG-UI has no event for.
 pub const CONTENT_EVENT_NAME: &str = "agent-api.content";
-
-/// What an Agent API message becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Text,
-    Reasoning,
-    Call,
-    Output,
-    Skip,
-}
-
-fn kind_of(t: &MessageType) -> Kind {
-    match t {
-        MessageType::Message | MessageType::Error => Kind::Text,
-        MessageType::Reasoning => Kind::Reasoning,
-        MessageType::FunctionCall | MessageType::PluginCall | MessageType::McpToolCall => {
-            Kind::Call
-        }
-        MessageType::FunctionCallOutput
-        | MessageType::PluginCallOutput
-        | MessageType::McpToolCallOutput => Kind::Output,
-        _ => Kind::Skip,
-    }
-}
 
 /// AG-UI's `TextMessageRole` for an Agent API role (`tool` has none: `assistant`).
 fn text_role(role: Option<Role>) -> &'static str {
@@ -80,32 +58,12 @@ fn text_role(role: Option<Role>) -> &'static str {
     }
 }
 
-/// How a value arrives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Delta,
-    Snapshot,
-    Completed,
-}
-
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Part {
-    text: String,
     /// A media part's `CUSTOM` event was sent.
     sent: bool,
-}
-
-impl Item {
-    /// The position in `parts` of the part at `index`, added when new.
-    fn part_at(&mut self, index: i64) -> usize {
-        *self.positions.entry(index).or_insert_with(|| {
-            self.parts.push(Part {
-                text: String::new(),
-                sent: false,
-            });
-            self.parts.len() - 1
-        })
-    }
+    /// The text sent so far.
+    text: String,
 }
 
 #[derive(Debug)]
@@ -117,10 +75,7 @@ struct Item {
     open: bool,
     /// Ended (or answered): later events for the message are ignored.
     done: bool,
-    parts: Vec<Part>,
-    /// The position in `parts` of each part index (a search per part made a message of many
-    /// parts quadratic).
-    positions: HashMap<i64, usize>,
+    parts: PartTable<Part>,
     /// A call's `{call_id, name, arguments}` or an output's `{call_id, output}`.
     data: JsonMap,
     /// The tool call id sent in `TOOL_CALL_START`.
@@ -163,8 +118,7 @@ pub struct AgUiEncoder {
     started: bool,
     ended: bool,
     usage: Option<JsonMap>,
-    items: Vec<Item>,
-    by_id: HashMap<String, usize>,
+    items: Table<Item>,
 }
 
 impl AgUiEncoder {
@@ -177,8 +131,7 @@ impl AgUiEncoder {
             started: false,
             ended: false,
             usage: None,
-            items: Vec::new(),
-            by_id: HashMap::new(),
+            items: Table::default(),
         }
     }
 
@@ -307,9 +260,9 @@ impl AgUiEncoder {
         // Messages only the final `output` carries (or completes) are sent first.
         for m in r.output.iter().flatten() {
             let done = self
-                .by_id
-                .get(&m.id)
-                .and_then(|&i| self.items.get(i))
+                .items
+                .position(&m.id)
+                .and_then(|i| self.items.get(i))
                 .is_some_and(|i| i.done);
             if !done {
                 self.on_message(m, true, out)?;
@@ -345,74 +298,41 @@ impl AgUiEncoder {
     // ----- messages --------------------------------------------------------------------------
 
     fn item_for(&mut self, msg_id: &str, kind: Kind) -> usize {
-        if let Some(&i) = self.by_id.get(msg_id) {
-            return i;
-        }
-        let i = self.items.len();
-        self.items.push(Item {
+        self.items.at(msg_id, || Item {
             msg_id: msg_id.to_owned(),
             kind,
             role: "assistant",
             open: false,
             done: false,
-            parts: Vec::new(),
-            positions: HashMap::new(),
+            parts: PartTable::default(),
             data: JsonMap::new(),
             call_id: String::new(),
             sent: String::new(),
-        });
-        self.by_id.insert(msg_id.to_owned(), i);
-        i
-    }
-
-    /// The item for a content event's message, created when the message was never announced
-    /// (its kind guessed from the part: a data part with `call_id` is a call or its output).
-    fn item_of_content(&mut self, msg_id: &str, data: Option<&JsonMap>) -> usize {
-        let kind = match data {
-            Some(d) if d.contains_key("call_id") => {
-                if d.contains_key("output") {
-                    Kind::Output
-                } else {
-                    Kind::Call
-                }
-            }
-            _ => Kind::Text,
-        };
-        self.item_for(msg_id, kind)
+        })
     }
 
     fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
         self.ensure_started(None, out)?;
-        let i = self.item_for(&m.id, kind_of(&m.message_type));
+        let i = self.item_for(&m.id, Kind::of(&m.message_type));
         if let Some(item) = self.items.get_mut(i) {
-            if item.kind == Kind::Text && !item.open && m.role.is_some() {
+            if item.kind == Kind::Message && !item.open && m.role.is_some() {
                 item.role = text_role(m.role);
             }
         }
         if !completed {
             return Ok(());
         }
-        for (position, part) in m.content.iter().flatten().enumerate() {
-            let index = part
-                .index
-                .unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
-            self.on_content(i, index, &part.body, Mode::Completed, Some(part), out);
+        for (index, part) in parts_of(m) {
+            self.on_content(
+                i,
+                index,
+                Body::of(&part.body),
+                Mode::Completed,
+                Some(part),
+                out,
+            );
         }
         self.close(i, out);
-        Ok(())
-    }
-
-    fn on_content_event(&mut self, c: &Content, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
-        self.ensure_started(None, out)?;
-        let Some(msg_id) = c.msg_id.as_deref() else {
-            return Ok(());
-        };
-        let data = match &c.body {
-            ContentBody::Data { data } => data.as_ref(),
-            _ => None,
-        };
-        let i = self.item_of_content(msg_id, data);
-        self.on_content(i, c.index.unwrap_or(0), &c.body, mode, Some(c), out);
         Ok(())
     }
 
@@ -420,23 +340,20 @@ impl AgUiEncoder {
         &mut self,
         i: usize,
         index: i64,
-        body: &ContentBody,
+        body: Body<'_>,
         mode: Mode,
         whole: Option<&Content>,
         out: &mut Vec<u8>,
     ) {
         let kind = self.items.get(i).map_or(Kind::Skip, |it| it.kind);
         match (kind, body) {
-            (Kind::Text | Kind::Reasoning, ContentBody::Text { text }) => {
-                self.on_text(i, index, text.as_deref().unwrap_or(""), mode, out);
+            (Kind::Message | Kind::Reasoning, Body::Text { text, .. }) => {
+                self.on_text(i, index, text, mode, out);
             }
-            (Kind::Text | Kind::Reasoning, ContentBody::Refusal { refusal }) => {
-                self.on_text(i, index, refusal.as_deref().unwrap_or(""), mode, out);
+            (Kind::Call | Kind::Output, Body::Data(data)) => {
+                self.on_data(i, data, mode, out);
             }
-            (Kind::Call | Kind::Output, ContentBody::Data { data }) => {
-                self.on_data(i, data.clone().unwrap_or_default(), mode, out);
-            }
-            (Kind::Text | Kind::Reasoning, _) if mode == Mode::Completed => {
+            (Kind::Message | Kind::Reasoning, _) if mode == Mode::Completed => {
                 if let Some(c) = whole {
                     self.on_media(i, index, c, out);
                 }
@@ -478,24 +395,15 @@ impl AgUiEncoder {
         let Some(item) = self.items.get_mut(i) else {
             return;
         };
-        let p = item.part_at(index);
+        let (p, _) = item.parts.at(index);
         let Some(part) = item.parts.get_mut(p) else {
             return;
         };
-        let start = part.text.len();
-        match mode {
-            Mode::Delta => part.text.push_str(text),
-            Mode::Snapshot | Mode::Completed => {
-                // A replaced value cannot be retracted: only an extension is sent.
-                if let Some(rest) = text.strip_prefix(part.text.as_str()) {
-                    part.text.push_str(rest);
-                }
-            }
-        }
-        let piece = part.text.get(start..).unwrap_or("");
-        if piece.is_empty() {
+        // A replaced value cannot be retracted: only an extension is sent.
+        let Advance::Extended(start) = advance(&mut part.text, text, mode) else {
             return;
-        }
+        };
+        let piece = part.text.get(start..).unwrap_or("");
         let ty = if item.kind == Kind::Reasoning {
             "REASONING_MESSAGE_CONTENT"
         } else {
@@ -516,7 +424,7 @@ impl AgUiEncoder {
         if item.done {
             return;
         }
-        let p = item.part_at(index);
+        let (p, _) = item.parts.at(index);
         match item.parts.get_mut(p) {
             Some(part) if !part.sent => part.sent = true,
             _ => return,
@@ -535,17 +443,14 @@ impl AgUiEncoder {
         self.end(out);
     }
 
-    fn on_data(&mut self, i: usize, data: JsonMap, mode: Mode, out: &mut Vec<u8>) {
+    fn on_data(&mut self, i: usize, data: Option<&JsonMap>, mode: Mode, out: &mut Vec<u8>) {
         let Some(item) = self.items.get_mut(i) else {
             return;
         };
         if item.done {
             return;
         }
-        match mode {
-            Mode::Delta => merge_data_into(&mut item.data, data),
-            Mode::Snapshot | Mode::Completed => item.data = data,
-        }
+        absorb(&mut item.data, data, mode);
         let kind = item.kind;
         if kind == Kind::Call {
             self.start_call(i, mode == Mode::Completed, out);
@@ -625,7 +530,7 @@ impl AgUiEncoder {
             return;
         }
         match item.kind {
-            Kind::Text if item.open => {
+            Kind::Message if item.open => {
                 self.id_event(out, "TEXT_MESSAGE_END", "messageId", &item.msg_id);
             }
             Kind::Reasoning if item.open => {
@@ -688,42 +593,29 @@ impl Encoder for AgUiEncoder {
         if self.ended {
             return Ok(());
         }
-        match event {
-            BuilderEvent::Response(r) => self.on_response(r, out),
-            BuilderEvent::MessageStarted(m) => self.on_message(m, false, out),
-            BuilderEvent::MessageCompleted(m) => self.on_message(m, true, out),
-            BuilderEvent::ContentSnapshot(c) => {
-                let mode = if c.status == Some(RunStatus::Completed) {
-                    Mode::Completed
-                } else {
-                    Mode::Snapshot
-                };
-                self.on_content_event(c, mode, out)
-            }
-            BuilderEvent::ContentCompleted(c) => self.on_content_event(c, Mode::Completed, out),
-            BuilderEvent::TextDelta(d) => {
-                self.ensure_started(None, out)?;
-                let i = self.item_of_content(d.msg_id, None);
-                if matches!(
-                    self.items.get(i).map(|it| it.kind),
-                    Some(Kind::Text | Kind::Reasoning)
-                ) {
-                    self.on_text(i, i64::from(d.index), d.text, Mode::Delta, out);
-                }
-                Ok(())
-            }
-            BuilderEvent::DataDelta(d) => {
-                self.ensure_started(None, out)?;
-                let i = self.item_of_content(d.msg_id, Some(d.data));
-                if matches!(
-                    self.items.get(i).map(|it| it.kind),
-                    Some(Kind::Call | Kind::Output)
-                ) {
-                    self.on_data(i, d.data.clone(), Mode::Delta, out);
-                }
-                Ok(())
-            }
+        let step = Step::of(event);
+        if let Some(Step::Response(r)) = step {
+            return self.on_response(r, out);
         }
+        self.ensure_started(None, out)?;
+        match step {
+            Some(Step::Message { message, completed }) => {
+                self.on_message(message, completed, out)?;
+            }
+            Some(Step::Content {
+                msg_id,
+                index,
+                body,
+                mode,
+                whole,
+            }) => {
+                // A message never announced: its kind guessed from the part.
+                let i = self.item_for(msg_id, Kind::guess(body));
+                self.on_content(i, index, body, mode, whole, out);
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn content_type(&self) -> &'static str {
@@ -745,29 +637,18 @@ const MAX_COUNT: u64 = (1 << 53) - 1;
 /// `,"usage":[{…}]`: an Agent API usage map as one AG-UI `TokenUsage` (only the counts it names,
 /// non-negative integers up to 2^53 - 1); nothing when it names none.
 fn usage_json(out: &mut Vec<u8>, usage: &JsonMap) {
-    let count = |v: Option<&Value>| v.and_then(Value::as_u64).filter(|n| *n <= MAX_COUNT);
-    let top = |keys: &[&str]| keys.iter().find_map(|k| count(usage.get(*k)));
-    let nested = |keys: &[&str], inner: &str| {
-        keys.iter()
-            .find_map(|k| count(usage.get(*k).and_then(|d| d.get(inner))))
-    };
+    let read = |v: &Value| v.as_u64().filter(|n| *n <= MAX_COUNT);
     let counts = [
-        ("inputTokens", top(&["input_tokens", "prompt_tokens"])),
-        ("outputTokens", top(&["output_tokens", "completion_tokens"])),
-        ("totalTokens", top(&["total_tokens"])),
+        ("inputTokens", count(usage, INPUT_TOKENS, None, read)),
+        ("outputTokens", count(usage, OUTPUT_TOKENS, None, read)),
+        ("totalTokens", count(usage, &["total_tokens"], None, read)),
         (
             "reasoningTokens",
-            nested(
-                &["output_tokens_details", "completion_tokens_details"],
-                "reasoning_tokens",
-            ),
+            count(usage, OUTPUT_DETAILS, Some("reasoning_tokens"), read),
         ),
         (
             "cachedInputTokens",
-            nested(
-                &["input_tokens_details", "prompt_tokens_details"],
-                "cached_tokens",
-            ),
+            count(usage, INPUT_DETAILS, Some("cached_tokens"), read),
         ),
     ];
     let mut first = true;

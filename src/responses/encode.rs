@@ -17,19 +17,18 @@
 //! | `*_call_output`                             | `function_call_output` item (added and done when the message completes) |
 //! | anything else                               | nothing (no output index is used)                    |
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use crate::codec::write::{check_output_format, frame_end, int, opt_int, raw, string, value};
 
 use crate::codec::{Format, SSE_CONTENT_TYPE};
+use crate::emit::track::{
+    absorb, advance, count, parts_of, Advance, Body, ItemKind as Kind, Mode, PartTable, Step,
+    Table, INPUT_TOKENS, OUTPUT_TOKENS,
+};
 use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::json::str_field;
-use crate::protocol::{
-    merge_data_into, AgentResponse, Content, ContentBody, ErrorInfo, JsonMap, Message, MessageType,
-    RunStatus,
-};
+use crate::protocol::{AgentResponse, ErrorInfo, JsonMap, Message, RunStatus};
 use crate::Result;
 
 /// The error codes the Responses API defines (`ResponseError.code`); others become
@@ -55,40 +54,8 @@ const OPENAI_ERROR_CODES: &[&str] = &[
     "image_file_not_found",
 ];
 
-/// What kind of output item an Agent API message becomes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// A `message` item (text and refusal parts).
-    Message,
-    /// A `reasoning` item (`reasoning_text` parts).
-    Reasoning,
-    /// A `function_call` item.
-    Call,
-    /// A `function_call_output` item.
-    Output,
-    /// Not representable: skipped.
-    Skip,
-}
-
-impl Kind {
-    pub(crate) fn of(t: &MessageType) -> Kind {
-        match t {
-            MessageType::Message | MessageType::Error => Kind::Message,
-            MessageType::Reasoning => Kind::Reasoning,
-            MessageType::FunctionCall | MessageType::PluginCall | MessageType::McpToolCall => {
-                Kind::Call
-            }
-            MessageType::FunctionCallOutput
-            | MessageType::PluginCallOutput
-            | MessageType::McpToolCallOutput => Kind::Output,
-            _ => Kind::Skip,
-        }
-    }
-}
-
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Part {
-    agent_index: i64,
     refusal: bool,
     text: String,
     done: bool,
@@ -102,20 +69,12 @@ struct Item {
     /// The position in `output`, once `response.output_item.added` was sent.
     index: Option<usize>,
     done: bool,
-    parts: Vec<Part>,
+    parts: PartTable<Part>,
     /// A call's `{call_id, name, arguments}` or an output's `{call_id, output}`.
     data: JsonMap,
     /// The arguments announced so far (added item + deltas).
     sent: String,
     args_done: bool,
-}
-
-/// How a text value arrives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Delta,
-    Snapshot,
-    Completed,
 }
 
 /// Encodes Agent API events as OpenAI Responses streaming events (`event: <type>` SSE frames, or
@@ -163,8 +122,7 @@ pub struct ResponsesEncoder {
     created: bool,
     running: bool,
     ended: bool,
-    items: Vec<Item>,
-    by_id: HashMap<String, usize>,
+    items: Table<Item>,
     added: usize,
 }
 
@@ -183,8 +141,7 @@ impl ResponsesEncoder {
             created: false,
             running: false,
             ended: false,
-            items: Vec::new(),
-            by_id: HashMap::new(),
+            items: Table::default(),
             added: 0,
         }
     }
@@ -295,7 +252,7 @@ impl ResponsesEncoder {
         if output {
             // Output indices are 0, 1, 2, … in the order items were added.
             let mut slots: Vec<Option<&Item>> = vec![None; self.added];
-            for item in &self.items {
+            for item in self.items.iter() {
                 if let Some(slot) = item.index.and_then(|ix| slots.get_mut(ix)) {
                     *slot = Some(item);
                 }
@@ -383,9 +340,9 @@ impl ResponsesEncoder {
                 // Messages only the final `output` carries (never streamed) become items first.
                 for m in r.output.iter().flatten() {
                     let known = self
-                        .by_id
-                        .get(&m.id)
-                        .and_then(|&i| self.items.get(i))
+                        .items
+                        .position(&m.id)
+                        .and_then(|i| self.items.get(i))
                         .is_some_and(|i| i.done);
                     if !known {
                         self.on_message(m, true, out)?;
@@ -419,23 +376,17 @@ impl ResponsesEncoder {
     // ----- items -----------------------------------------------------------------------------
 
     fn item_for(&mut self, msg_id: &str, kind: Kind, role: Option<&str>) -> usize {
-        if let Some(&i) = self.by_id.get(msg_id) {
-            return i;
-        }
-        let i = self.items.len();
-        self.items.push(Item {
+        self.items.at(msg_id, || Item {
             msg_id: msg_id.to_owned(),
             kind,
             role: role.unwrap_or("assistant").to_owned(),
             index: None,
             done: false,
-            parts: Vec::new(),
+            parts: PartTable::default(),
             data: JsonMap::new(),
             sent: String::new(),
             args_done: false,
-        });
-        self.by_id.insert(msg_id.to_owned(), i);
-        i
+        })
     }
 
     /// Sends `response.output_item.added` once; calls wait for their `call_id` unless `force`.
@@ -492,11 +443,8 @@ impl ResponsesEncoder {
         if !completed {
             return Ok(());
         }
-        for (position, part) in m.content.iter().flatten().enumerate() {
-            let index = part
-                .index
-                .unwrap_or(i64::try_from(position).unwrap_or(i64::MAX));
-            self.on_content(i, index, &part.body, Mode::Completed, out)?;
+        for (index, part) in parts_of(m) {
+            self.on_content(i, index, Body::of(&part.body), Mode::Completed, out)?;
         }
         self.complete_item(i, out)
     }
@@ -528,31 +476,21 @@ impl ResponsesEncoder {
         &mut self,
         i: usize,
         agent_index: i64,
-        body: &ContentBody,
+        body: Body<'_>,
         mode: Mode,
         out: &mut Vec<u8>,
     ) -> Result<()> {
         let kind = self.items.get(i).map_or(Kind::Skip, |it| it.kind);
         match (kind, body) {
-            (Kind::Message | Kind::Reasoning, ContentBody::Text { text }) => self.on_text(
+            (Kind::Message | Kind::Reasoning, Body::Text { text, refusal }) => self.on_text(
                 i,
                 agent_index,
-                false,
-                text.as_deref().unwrap_or(""),
+                refusal && kind == Kind::Message,
+                text,
                 mode,
                 out,
             ),
-            (Kind::Message | Kind::Reasoning, ContentBody::Refusal { refusal }) => self.on_text(
-                i,
-                agent_index,
-                kind == Kind::Message,
-                refusal.as_deref().unwrap_or(""),
-                mode,
-                out,
-            ),
-            (Kind::Call | Kind::Output, ContentBody::Data { data }) => {
-                self.on_data(i, data.clone().unwrap_or_default(), mode, out)
-            }
+            (Kind::Call | Kind::Output, Body::Data(data)) => self.on_data(i, data, mode, out),
             // Images, audio, files, data in a message have no Responses output form.
             _ => Ok(()),
         }
@@ -574,45 +512,32 @@ impl ResponsesEncoder {
         if item.done {
             return Ok(());
         }
-        let p = match item.parts.iter().position(|p| p.agent_index == agent_index) {
-            Some(p) => p,
-            None => {
-                item.parts.push(Part {
-                    agent_index,
-                    refusal,
-                    text: String::new(),
-                    done: false,
-                });
-                let p = item.parts.len() - 1;
-                let kind = item.kind;
-                self.part_event(out, "response.content_part.added", i, p, kind, refusal, "");
-                p
-            }
-        };
-        let Some(item) = self.items.get_mut(i) else {
+        let kind = item.kind;
+        let (p, added) = item.parts.at(agent_index);
+        let Some(part) = item.parts.get_mut(p) else {
             return Ok(());
         };
-        let kind = item.kind;
-        let Some(part) = item.parts.get_mut(p) else {
+        if added {
+            part.refusal = refusal;
+            self.part_event(out, "response.content_part.added", i, p, kind, refusal, "");
+        }
+        let Some(part) = self.items.get_mut(i).and_then(|it| it.parts.get_mut(p)) else {
             return Ok(());
         };
         if part.done {
             return Ok(());
         }
-        let mut start = part.text.len();
-        match mode {
-            Mode::Delta => part.text.push_str(text),
-            Mode::Snapshot | Mode::Completed => match text.strip_prefix(part.text.as_str()) {
-                Some(rest) => part.text.push_str(rest),
-                // A replaced value cannot be retracted: the done event carries the truth.
-                None => {
-                    text.clone_into(&mut part.text);
-                    start = part.text.len();
-                }
-            },
-        }
+        let start = match advance(&mut part.text, text, mode) {
+            Advance::Extended(start) => Some(start),
+            Advance::Unchanged => None,
+            // A replaced value cannot be retracted: the done event carries the truth.
+            Advance::Replaced => {
+                text.clone_into(&mut part.text);
+                None
+            }
+        };
         let refusal = part.refusal;
-        if part.text.len() > start {
+        if let Some(start) = start {
             let ty = match (kind, refusal) {
                 (Kind::Message, true) => "response.refusal.delta",
                 (Kind::Message, false) => "response.output_text.delta",
@@ -700,17 +625,20 @@ impl ResponsesEncoder {
         }
     }
 
-    fn on_data(&mut self, i: usize, data: JsonMap, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
+    fn on_data(
+        &mut self,
+        i: usize,
+        data: Option<&JsonMap>,
+        mode: Mode,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
         let Some(item) = self.items.get_mut(i) else {
             return Ok(());
         };
         if item.done {
             return Ok(());
         }
-        match mode {
-            Mode::Delta => merge_data_into(&mut item.data, data),
-            Mode::Snapshot | Mode::Completed => item.data = data,
-        }
+        absorb(&mut item.data, data, mode);
         if item.kind != Kind::Call {
             return Ok(());
         }
@@ -756,30 +684,23 @@ impl ResponsesEncoder {
         self.end(out);
     }
 
-    /// The item for a content event's message, created when the message was never announced
-    /// (its kind guessed from the part: a data part with `call_id` is a call or its output).
-    fn item_of_content(&mut self, msg_id: &str, body: &ContentBody) -> usize {
-        let kind = match body {
-            ContentBody::Data { data: Some(d) } if d.contains_key("call_id") => {
-                if d.contains_key("output") {
-                    Kind::Output
-                } else {
-                    Kind::Call
-                }
+    fn on_step(&mut self, step: Step<'_>, out: &mut Vec<u8>) -> Result<()> {
+        match step {
+            Step::Response(r) => self.on_response(r, out),
+            Step::Message { message, completed } => self.on_message(message, completed, out),
+            Step::Content {
+                msg_id,
+                index,
+                body,
+                mode,
+                ..
+            } => {
+                self.ensure_created(out)?;
+                // A message never announced: its kind guessed from the part.
+                let i = self.item_for(msg_id, Kind::guess(body), None);
+                self.on_content(i, index, body, mode, out)
             }
-            _ => Kind::Message,
-        };
-        self.item_for(msg_id, kind, None)
-    }
-
-    fn on_content_event(&mut self, c: &Content, mode: Mode, out: &mut Vec<u8>) -> Result<()> {
-        self.ensure_created(out)?;
-        let Some(msg_id) = c.msg_id.as_deref() else {
-            return Ok(());
-        };
-        let i = self.item_of_content(msg_id, &c.body);
-        let index = c.index.unwrap_or(0);
-        self.on_content(i, index, &c.body, mode, out)
+        }
     }
 }
 
@@ -788,41 +709,10 @@ impl Encoder for ResponsesEncoder {
         if self.ended {
             return Ok(());
         }
-        match event {
-            BuilderEvent::Response(r) => self.on_response(r, out),
-            BuilderEvent::MessageStarted(m) => self.on_message(m, false, out),
-            BuilderEvent::MessageCompleted(m) => self.on_message(m, true, out),
-            BuilderEvent::ContentSnapshot(c) => {
-                let mode = if c.status == Some(RunStatus::Completed) {
-                    Mode::Completed
-                } else {
-                    Mode::Snapshot
-                };
-                self.on_content_event(c, mode, out)
-            }
-            BuilderEvent::ContentCompleted(c) => self.on_content_event(c, Mode::Completed, out),
-            BuilderEvent::TextDelta(d) => {
-                self.ensure_created(out)?;
-                let body = if d.content_type == crate::protocol::ContentType::Refusal {
-                    ContentBody::Refusal {
-                        refusal: Some(d.text.to_owned()),
-                    }
-                } else {
-                    ContentBody::Text {
-                        text: Some(d.text.to_owned()),
-                    }
-                };
-                let i = self.item_of_content(d.msg_id, &body);
-                self.on_content(i, i64::from(d.index), &body, Mode::Delta, out)
-            }
-            BuilderEvent::DataDelta(d) => {
-                self.ensure_created(out)?;
-                let body = ContentBody::Data {
-                    data: Some(d.data.clone()),
-                };
-                let i = self.item_of_content(d.msg_id, &body);
-                self.on_content(i, i64::from(d.index), &body, Mode::Delta, out)
-            }
+        match Step::of(event) {
+            Some(step) => self.on_step(step, out),
+            // A part of no message: the run still starts.
+            None => self.ensure_created(out),
         }
     }
 
@@ -932,14 +822,10 @@ fn item_json(out: &mut Vec<u8>, item: &Item, full: bool) {
 /// two details objects, zero-filled; other keys are kept, in their order (the three counts
 /// replace their values in place; missing keys follow).
 fn usage_json(out: &mut Vec<u8>, usage: &JsonMap) {
-    let get = |k: &str| usage.get(k).and_then(Value::as_i64);
-    let input = get("input_tokens")
-        .or_else(|| get("prompt_tokens"))
-        .unwrap_or(0);
-    let output = get("output_tokens")
-        .or_else(|| get("completion_tokens"))
-        .unwrap_or(0);
-    let total = get("total_tokens").unwrap_or(input.saturating_add(output));
+    let input = count(usage, INPUT_TOKENS, None, Value::as_i64).unwrap_or(0);
+    let output = count(usage, OUTPUT_TOKENS, None, Value::as_i64).unwrap_or(0);
+    let total = count(usage, &["total_tokens"], None, Value::as_i64)
+        .unwrap_or(input.saturating_add(output));
     let counts = [
         ("input_tokens", Some(input), "{\"cached_tokens\":0}"),
         ("input_tokens_details", None, "{\"cached_tokens\":0}"),

@@ -9,6 +9,8 @@
 //!
 //! [`Translator`]: crate::translate::Translator
 
+pub(crate) mod track;
+
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Serializer};
 
