@@ -11,7 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::agent_api::{EventCx, ToolCall, ToolCallChange, ToolCallChanges};
+use super::agent_api::{EventCx, ToolCall, ToolCallChanges};
+use super::calls::{CallMirror, CallNow};
 use super::fold::{with_outcome, ProtocolFold, Snapshot};
 use super::outcome::Outcome;
 use super::update::{Batch, Update, UpdateSink};
@@ -20,16 +21,27 @@ use crate::protocol::{arguments_error, PartialJson};
 use crate::Result;
 use crate::{Warning, WarningCode};
 
-/// What a consumer has seen of one tool call's arguments (once parsed arguments were asked for).
-#[derive(Debug, Default)]
+/// What a consumer has seen of one tool call (once parsed arguments were asked for). AG-UI's
+/// client holds only whole messages: the arguments seen are kept, to tell an extension from a
+/// rewrite by a snapshot.
+#[derive(Debug)]
 struct Mirror {
-    parser: PartialJson,
-    /// The raw arguments the consumer has seen (to detect a replacement by a snapshot).
+    calls: CallMirror,
+    /// The raw arguments the consumer has seen.
     seen: String,
-    replaced: bool,
-    output_seen: bool,
-    completed_seen: bool,
-    name_seen: String,
+    /// For a completed call: what is wrong with its arguments, once checked.
+    checked: Option<Option<String>>,
+}
+
+impl Default for Mirror {
+    /// A call the consumer has not seen: everything is reported, as a replacement.
+    fn default() -> Self {
+        Mirror {
+            calls: CallMirror::new(""),
+            seen: String::new(),
+            checked: None,
+        }
+    }
 }
 
 /// The tool message answering each call id (the first one, in message order).
@@ -388,58 +400,44 @@ impl AgUiFold {
         for (position, (m, index, tc)) in calls.enumerate() {
             let args = tc.function.arguments.as_str();
             let key = (m.id().to_owned(), tc.id.clone());
-            let mirror = self.mirrors.entry(key).or_insert_with(|| Mirror {
-                replaced: true,
-                ..Mirror::default()
-            });
+            let mirror = self.mirrors.entry(key).or_default();
             let rewritten = dirty.contains(m.id()) && !args.starts_with(mirror.seen.as_str());
             if reset || rewritten {
-                *mirror = Mirror {
-                    replaced: true,
-                    ..Mirror::default()
-                };
+                *mirror = Mirror::default();
             }
             let delta = args.get(mirror.seen.len()..).unwrap_or("");
+            if !delta.is_empty() {
+                mirror.calls.feed(delta, false);
+                mirror.seen.push_str(delta);
+                mirror.checked = None;
+            }
             let completed = !self.client.is_call_open(&tc.id);
             let output = match outputs.get(tc.id.as_str()) {
-                Some(Message::Tool(t)) if !mirror.output_seen => {
-                    mirror.output_seen = true;
+                Some(Message::Tool(t)) if mirror.calls.see_output((0, true)) => {
                     Some(content_value(&t.content))
                 }
                 _ => None,
             };
-            let unchanged = delta.is_empty()
-                && !mirror.replaced
-                && output.is_none()
-                && mirror.completed_seen == completed
-                && mirror.name_seen == tc.function.name;
-            if unchanged {
-                continue;
-            }
-            mirror.parser.push(delta);
-            mirror.seen.push_str(delta);
-            mirror.completed_seen = completed;
-            mirror.name_seen.clone_from(&tc.function.name);
-            let raw_replace = std::mem::take(&mut mirror.replaced);
-            let raw_delta = if raw_replace {
-                args.to_owned()
+            let arguments_error = if completed {
+                mirror
+                    .checked
+                    .get_or_insert_with(|| arguments_error(args))
+                    .clone()
             } else {
-                delta.to_owned()
+                None
             };
-            changes.push(ToolCallChange {
+            let now = CallNow {
                 position,
-                message_id: m.id().to_owned(),
+                message_id: m.id(),
                 index,
-                message_type: "function".to_owned(),
-                call_id: Some(tc.id.clone()),
-                name: Some(tc.function.name.clone()),
+                message_type: "function",
+                call_id: Some(&tc.id),
+                name: Some(&tc.function.name),
                 completed,
-                arguments_error: completed.then(|| arguments_error(args)).flatten(),
-                raw_delta,
-                raw_replace,
-                ops: mirror.parser.take_ops(),
-                output,
-            });
+                arguments_error,
+                raw: args,
+            };
+            changes.extend(mirror.calls.report(now, output, reset));
         }
         ToolCallChanges {
             len: self.listed.len(),

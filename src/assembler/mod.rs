@@ -10,6 +10,7 @@ mod agent_api;
 #[cfg(feature = "full")]
 mod agui;
 pub(crate) mod bytewise;
+mod calls;
 mod core;
 mod detect;
 mod fast_read;
@@ -21,7 +22,8 @@ pub(crate) mod update;
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
 #[cfg(all(target_arch = "wasm32", feature = "full"))]
 pub(crate) use agent_api::Deferred;
-pub use agent_api::{ToolCall, ToolCallChange, ToolCallChanges, MAX_PARTS_PER_MESSAGE};
+pub use agent_api::MAX_PARTS_PER_MESSAGE;
+pub use calls::{CallFields, ToolCall, ToolCallChange, ToolCallChanges};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use fold::Snapshot;
 pub use options::AssemblerOptions;

@@ -18,8 +18,8 @@ use crate::assembler::{Op, PathSegment, Snapshot, StreamAssembler, ToolCallChang
 #[wasm_bindgen(js_name = StreamAssemblerCore)]
 pub struct StreamAssemblerCore {
     inner: StreamAssembler,
-    /// What the JS mirror was last told about each call, in list order (see `toolCallChanges`).
-    seen: Vec<CallMeta>,
+    /// How many calls (the first ones of the list) the JS mirror holds (see `toolCallChanges`).
+    known: usize,
     /// The last batch of updates, for the JS class to read.
     outbox: Outbox,
     /// Where the JS class copies a chunk before `pushInput` (reused; grows to the largest
@@ -33,15 +33,6 @@ pub struct StreamAssemblerCore {
 /// holds far fewer updates).
 pub const FAILED: u32 = u32::MAX;
 
-/// The identity and metadata of a tool call as last sent to the JS mirror.
-struct CallMeta {
-    message_type: String,
-    call_id: Option<String>,
-    name: Option<String>,
-    completed: bool,
-    arguments_error: Option<String>,
-}
-
 #[wasm_bindgen(js_class = StreamAssemblerCore)]
 impl StreamAssemblerCore {
     /// Creates an assembler from the JSON text of its options (made by the JS layer,
@@ -50,7 +41,7 @@ impl StreamAssemblerCore {
     pub fn new(options: Option<String>) -> Result<StreamAssemblerCore, JsValue> {
         Ok(StreamAssemblerCore {
             inner: StreamAssembler::new(assembler_options(options.as_deref())?),
-            seen: Vec::new(),
+            known: 0,
             outbox: Outbox::default(),
             input: Vec::new(),
             error: None,
@@ -186,36 +177,19 @@ impl StreamAssemblerCore {
     pub fn tool_call_changes(&mut self) -> Result<JsValue, JsValue> {
         let changes = self.inner.tool_call_changes();
         if changes.reset {
-            self.seen.clear();
+            self.known = 0;
         }
-        self.seen.truncate(changes.len);
+        self.known = self.known.min(changes.len);
         let mut out = Vec::with_capacity(changes.changes.len());
         for change in changes.changes {
-            let position = change.position;
-            match self.seen.get(position) {
-                Some(before) => {
-                    let (compact, meta) = CompactJs::new(change, before);
-                    if let Some(slot) = self.seen.get_mut(position) {
-                        *slot = meta;
-                    }
-                    if let Some(compact) = compact {
-                        out.push(Entry::Compact(compact));
-                    }
+            if change.position < self.known {
+                out.extend(CompactJs::new(change).map(Entry::Compact));
+            } else {
+                // Positions arrive in order: a new call is the next one.
+                if change.position == self.known {
+                    self.known += 1;
                 }
-                None => {
-                    let meta = CallMeta {
-                        message_type: change.message_type.clone(),
-                        call_id: change.call_id.clone(),
-                        name: change.name.clone(),
-                        completed: change.completed,
-                        arguments_error: change.arguments_error.clone(),
-                    };
-                    // Positions arrive in order: a new call is the next one.
-                    if position == self.seen.len() {
-                        self.seen.push(meta);
-                    }
-                    out.push(Entry::Full(ChangeJs::from(change)));
-                }
+                out.push(Entry::Full(ChangeJs::from(change)));
             }
         }
         if out.is_empty() && !changes.reset {
@@ -324,34 +298,23 @@ struct CompactJs {
 }
 
 impl CompactJs {
-    /// What changed since `before` (`None` for nothing), and the call's metadata now. Strings
-    /// are moved, and cloned only when they changed.
-    fn new(c: ToolCallChange, before: &CallMeta) -> (Option<Self>, CallMeta) {
-        let message_type = (c.message_type != before.message_type).then(|| c.message_type.clone());
-        let call_id = (c.call_id != before.call_id).then(|| c.call_id.clone());
-        let name = (c.name != before.name).then(|| c.name.clone());
-        let completed = (c.completed != before.completed).then_some(c.completed);
-        let arguments_error =
-            (c.arguments_error != before.arguments_error).then(|| c.arguments_error.clone());
-        let meta = CallMeta {
-            message_type: c.message_type,
-            call_id: c.call_id,
-            name: c.name,
-            completed: c.completed,
-            arguments_error: c.arguments_error,
-        };
-        let unchanged = message_type.is_none()
-            && call_id.is_none()
-            && name.is_none()
-            && completed.is_none()
-            && arguments_error.is_none()
+    /// The fields of `c` that changed since the JS mirror last saw the call (`None` for
+    /// nothing), moved out of it.
+    fn new(c: ToolCallChange) -> Option<Self> {
+        let changed = c.changed;
+        let unchanged = !changed.any()
             && c.raw_delta.is_empty()
             && !c.raw_replace
             && c.ops.is_empty()
             && c.output.is_none();
         if unchanged {
-            return (None, meta);
+            return None;
         }
+        let message_type = changed.message_type.then_some(c.message_type);
+        let call_id = changed.call_id.then_some(c.call_id);
+        let name = changed.name.then_some(c.name);
+        let completed = changed.completed.then_some(c.completed);
+        let arguments_error = changed.arguments_error.then_some(c.arguments_error);
         let mut ops = c.ops;
         let append_at = match ops.as_mut_slice() {
             [Op::Append { path, text }] if !c.raw_replace && *text == c.raw_delta => {
@@ -375,7 +338,7 @@ impl CompactJs {
             append_at,
             output: c.output,
         };
-        (Some(compact), meta)
+        Some(compact)
     }
 }
 

@@ -11,11 +11,12 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::view::str_field;
+use super::view::{str_field, str_field_ref};
 use super::{
-    arguments_error, is_call_type, is_output_type, raw_arguments, AgentApiFold, ArgumentsMirror,
-    ToolCall, ToolCallChange, ToolCallChanges,
+    arguments_error, is_call_type, is_output_type, raw_arguments, AgentApiFold, ToolCall,
+    ToolCallChange, ToolCallChanges,
 };
+use crate::assembler::calls::{CallMirror, CallNow};
 use crate::assembler::update::Batch;
 use crate::assembler::PartialJson;
 use crate::protocol::{ContentBody, JsonMap, RunStatus};
@@ -273,7 +274,7 @@ impl AgentApiFold {
         let mut changes = Vec::with_capacity(changed.len());
         for key in changed {
             if let (_, Some(position)) = self.call_state(key) {
-                if let Some(change) = self.change(tracker, key, position) {
+                if let Some(change) = self.change(tracker, key, position, false) {
                     changes.push(change);
                 }
             }
@@ -305,7 +306,7 @@ impl AgentApiFold {
                     tracker.list.push((slot, index));
                     if let Some(mirror) = part.mirror.as_mut() {
                         // Re-registered under its call id by `change`.
-                        mirror.call_id_seen = None;
+                        mirror.indexed_call_id = None;
                     }
                 } else {
                     part.call_position = None;
@@ -317,7 +318,7 @@ impl AgentApiFold {
         let changes = list
             .into_iter()
             .enumerate()
-            .filter_map(|(position, key)| self.change(tracker, key, position))
+            .filter_map(|(position, key)| self.change(tracker, key, position, true))
             .collect();
         ToolCallChanges {
             len: tracker.list.len(),
@@ -327,12 +328,14 @@ impl AgentApiFold {
     }
 
     /// The change of the call at `key` since its mirror last reported (everything, for a new
-    /// mirror), updating the mirror; `None` when it was reported in this look already.
+    /// mirror), updating the mirror; `None` when it was reported in this look already, or
+    /// nothing changed (unless `listing_all`: a reset lists every call).
     fn change(
         &mut self,
         tracker: &mut CallTracker,
         key: Key,
         position: usize,
+        listing_all: bool,
     ) -> Option<ToolCallChange> {
         let (slot, index) = key;
         // The output first (a shared borrow), then the mirror (a mutable one).
@@ -365,13 +368,10 @@ impl AgentApiFold {
         let look = tracker.look;
         let m = self.messages.get_mut(slot)?;
         let message_done = m.message.status == RunStatus::Completed;
-        let message_id = m.message.id.clone();
-        let message_type = m.message.message_type.as_str().to_owned();
         let part = m.parts.get_mut(index)?.as_mut()?;
         let ContentBody::Data { data } = &part.content.body else {
             return None;
         };
-        let name = str_field(data.as_ref(), "name");
         let raw = raw_arguments(&part.content).unwrap_or_default();
         let raw = raw.as_ref();
         let completed = part.completed || message_done;
@@ -383,30 +383,19 @@ impl AgentApiFold {
         } else {
             None
         };
-        let mirror = part.mirror.get_or_insert_with(|| {
-            let mut mirror = Box::<ArgumentsMirror>::default();
-            mirror.parser = PartialJson::new();
-            mirror.parser.push(raw);
-            mirror.raw_replaced = true;
-            mirror
-        });
+        let mirror = part
+            .mirror
+            .get_or_insert_with(|| Box::new(CallMirror::new(raw)));
         if mirror.look == look {
             return None;
         }
         mirror.look = look;
-        let ops = mirror.parser.take_ops();
-        let raw_delta = raw.get(mirror.raw_seen..).unwrap_or("").to_owned();
-        let raw_replace = std::mem::take(&mut mirror.raw_replaced);
-        mirror.raw_seen = raw.len();
         let output = match output {
-            Some((seen, _)) if mirror.output_seen != Some(seen) => {
-                mirror.output_seen = Some(seen);
-                output_value
-            }
+            Some((seen, _)) if mirror.see_output(seen) => output_value,
             _ => None,
         };
-        if mirror.call_id_seen != call_id {
-            if let Some(old) = mirror.call_id_seen.take() {
+        if mirror.indexed_call_id != call_id {
+            if let Some(old) = mirror.indexed_call_id.take() {
                 if let Some(entry) = tracker.id(&old) {
                     entry.calls.retain(|k| *k != key);
                 }
@@ -414,22 +403,20 @@ impl AgentApiFold {
             if let Some(entry) = call_id.as_deref().and_then(|id| tracker.id(id)) {
                 entry.calls.push(key);
             }
-            mirror.call_id_seen.clone_from(&call_id);
+            mirror.indexed_call_id.clone_from(&call_id);
         }
-        Some(ToolCallChange {
+        let now = CallNow {
             position,
-            message_id,
+            message_id: &m.message.id,
             index,
-            message_type,
-            call_id,
-            name,
+            message_type: m.message.message_type.as_str(),
+            call_id: call_id.as_deref(),
+            name: str_field_ref(data.as_ref(), "name"),
             completed,
             arguments_error,
-            raw_delta,
-            raw_replace,
-            ops,
-            output,
-        })
+            raw,
+        };
+        mirror.report(now, output, listing_all)
     }
 
     /// The best-effort parsed arguments of one tool call (O(size); native convenience).
@@ -437,7 +424,7 @@ impl AgentApiFold {
         let slot = *self.by_id.get(message_id)?;
         let part = self.messages.get(slot)?.parts.get(index)?.as_ref()?;
         if let Some(mirror) = &part.mirror {
-            return mirror.parser.value();
+            return mirror.parsed();
         }
         let mut parser = PartialJson::new();
         parser.push(&raw_arguments(&part.content)?);

@@ -19,10 +19,12 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::bytewise::same;
+use super::calls::CallMirror;
+pub use super::calls::{ToolCall, ToolCallChange, ToolCallChanges};
 use super::fast_read::FastReader;
 use super::outcome::Outcome;
 use super::update::Batch;
-use crate::protocol::{arguments_error, Op, PartialJson};
+use crate::protocol::arguments_error;
 
 mod calls;
 mod delta;
@@ -89,27 +91,11 @@ pub(crate) struct PartSlot {
     /// disagrees is a mismatch; after snapshots it is just the newer value).
     pub(crate) from_deltas: bool,
     /// The tool-call arguments mirror, once a consumer asked for parsed arguments.
-    pub(crate) mirror: Option<Box<ArgumentsMirror>>,
+    pub(crate) mirror: Option<Box<CallMirror>>,
     /// For a completed call: whether its arguments were checked, and what is wrong with them.
     pub(crate) arguments_checked: Option<Option<String>>,
     /// The call's position in the list a consumer sees, once listed.
     pub(crate) call_position: Option<usize>,
-}
-
-/// Incremental parse of a tool call's `arguments`, and what a consumer has seen of it.
-#[derive(Debug, Default)]
-pub(crate) struct ArgumentsMirror {
-    pub(crate) parser: PartialJson,
-    /// Bytes of the raw string the consumer has seen.
-    pub(crate) raw_seen: usize,
-    /// Whether the raw string was replaced since the consumer last looked.
-    pub(crate) raw_replaced: bool,
-    /// The output the consumer has seen: (output message slot, completed), once reported.
-    pub(crate) output_seen: Option<(usize, bool)>,
-    /// The call id last reported for the call.
-    pub(crate) call_id_seen: Option<String>,
-    /// The last look that reported the call (a call is reported once per look).
-    pub(crate) look: u64,
 }
 
 /// A message being assembled.
@@ -120,87 +106,6 @@ pub(crate) struct MessageSlot {
     /// By index; an empty slot (an index skipped) costs one pointer, so a hostile `index`
     /// claims little memory.
     pub(crate) parts: Vec<Option<Box<PartSlot>>>,
-}
-
-/// One tool call as seen so far (see [`StreamAssembler::tool_calls`]).
-///
-/// [`StreamAssembler::tool_calls`]: super::StreamAssembler::tool_calls
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolCall {
-    /// The id of the message carrying the call.
-    pub message_id: String,
-    /// The index of the part holding `{call_id, name, arguments}`.
-    pub index: usize,
-    /// The message type (`function_call`, `plugin_call` or `mcp_call`).
-    pub message_type: String,
-    /// The call id, when known.
-    pub call_id: Option<String>,
-    /// The tool name, when known.
-    pub name: Option<String>,
-    /// The arguments exactly as received (a JSON text, possibly unfinished).
-    pub arguments: String,
-    /// Whether the call's part (or message) is completed.
-    pub completed: bool,
-    /// Why the arguments of a completed call are not usable: they are not JSON, or nest deeper
-    /// than [`MAX_DEPTH`](crate::MAX_DEPTH). `None` while the call streams, and for valid (or
-    /// empty) arguments. Run a tool only when `completed` and this is `None`.
-    pub arguments_error: Option<String>,
-    /// The output of the matching `*_output` message (by `call_id`), when it arrived.
-    pub output: Option<Value>,
-}
-
-/// What changed in the list of tool calls since the consumer last looked (see
-/// [`StreamAssembler::tool_call_changes`]): enough to keep a mirror of every call, including
-/// its parsed arguments, up to date in O(what changed) per look.
-///
-/// [`StreamAssembler::tool_call_changes`]: super::StreamAssembler::tool_call_changes
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ToolCallChanges {
-    /// How many calls there are now.
-    pub len: usize,
-    /// Whether the list was rebuilt (the first look, or a call appeared other than at the end
-    /// or disappeared): `changes` then lists every call, in order, and a mirror drops the calls
-    /// it no longer lists.
-    pub reset: bool,
-    /// The calls that changed or are new, each with its position (new calls in list order).
-    pub changes: Vec<ToolCallChange>,
-}
-
-impl ToolCallChanges {
-    /// Whether nothing changed since the last look.
-    pub fn is_empty(&self) -> bool {
-        !self.reset && self.changes.is_empty()
-    }
-}
-
-/// One tool call that changed, with what changed since the consumer last saw it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCallChange {
-    /// The call's position in the list of calls.
-    pub position: usize,
-    /// The id of the message carrying the call.
-    pub message_id: String,
-    /// The index of the part holding the call.
-    pub index: usize,
-    /// The message type (`function_call`, `plugin_call` or `mcp_call`).
-    pub message_type: String,
-    /// The call id, when known.
-    pub call_id: Option<String>,
-    /// The tool name, when known.
-    pub name: Option<String>,
-    /// Whether the call's part (or message) is completed.
-    pub completed: bool,
-    /// As [`ToolCall::arguments_error`].
-    pub arguments_error: Option<String>,
-    /// Characters appended to the raw arguments (with `raw_replace`, the whole string).
-    pub raw_delta: String,
-    /// Whether the raw arguments were replaced rather than appended to.
-    pub raw_replace: bool,
-    /// Ops that turn the previously seen parsed value into the current best-effort value.
-    pub ops: Vec<Op>,
-    /// The output of the matching `*_output` message, when it appeared or changed since.
-    pub output: Option<Value>,
 }
 
 /// Whether a message type carries a tool call's arguments.
@@ -885,30 +790,11 @@ impl AgentApiFold {
 /// Feeds a change of a call's arguments (`delta`, or with `replace` the whole new value) to its
 /// mirror. A part without a mirror yet (it became a call after tracking started) gets one built
 /// from `whole`, the arguments after the change, so its parse never misses a prefix.
-fn update_mirror(
-    mirror: &mut Option<Box<ArgumentsMirror>>,
-    whole: &str,
-    delta: &str,
-    replace: bool,
-) {
+fn update_mirror(mirror: &mut Option<Box<CallMirror>>, whole: &str, delta: &str, replace: bool) {
     match mirror {
-        Some(mirror) => feed_mirror(mirror, delta, replace),
-        None => {
-            let mut fresh = Box::<ArgumentsMirror>::default();
-            feed_mirror(&mut fresh, whole, true);
-            *mirror = Some(fresh);
-        }
+        Some(mirror) => mirror.feed(delta, replace),
+        None => *mirror = Some(Box::new(CallMirror::new(whole))),
     }
-}
-
-fn feed_mirror(mirror: &mut ArgumentsMirror, text: &str, replace: bool) {
-    let parser = &mut mirror.parser;
-    if replace {
-        parser.reset();
-        mirror.raw_replaced = true;
-        mirror.raw_seen = 0;
-    }
-    parser.push(text);
 }
 
 /// A part index as the `index` field holds it.

@@ -96,7 +96,7 @@ impl AgentApiFold {
 }
 
 /// A string field of a data part.
-pub(super) fn str_field_ref<'a>(
+pub(crate) fn str_field_ref<'a>(
     data: Option<&'a crate::protocol::JsonMap>,
     key: &str,
 ) -> Option<&'a str> {
