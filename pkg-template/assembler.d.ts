@@ -34,6 +34,11 @@ export interface StreamAssemblerOptions {
    * verification) as an `{type: "event"}` update, in order. @defaultValue `false`
    */
   events?: boolean;
+  /**
+   * Read every event with the general parser, bypassing the fast reader of content deltas: the
+   * same updates and snapshot, slower. For testing agentwire itself. @defaultValue `false`
+   */
+  generalPathOnly?: boolean;
 }
 
 /** Stable codes of tolerated violations (in strict mode they throw instead). */

@@ -91,7 +91,8 @@ pub fn max_event_bytes(value: &Value) -> Result<Limits> {
     Limits::new().with_max_event_bytes(usize::try_from(limit).unwrap_or(usize::MAX))
 }
 
-/// Reads `{ protocol?, strict?, maxEventBytes?, format?, events? }` for `StreamAssembler`, from
+/// Reads `{ protocol?, strict?, maxEventBytes?, format?, events?, generalPathOnly? }` for
+/// `StreamAssembler`, from
 /// the JSON text of the options object.
 ///
 /// # Errors
@@ -123,6 +124,10 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
             "events" => match v.as_bool() {
                 Some(b) => options.with_events(b),
                 None => return Err(invalid("events must be a boolean".into()).with_field("events")),
+            },
+            "generalPathOnly" => match v.as_bool() {
+                Some(b) => options.with_general_path_only(b),
+                None => return Err(invalid("generalPathOnly must be a boolean".into()).with_field("generalPathOnly")),
             },
             "format" => match v.as_str() {
                 Some("auto") => options.with_format(Format::Auto),
