@@ -25,7 +25,7 @@ enum Source {
 }
 
 #[derive(Debug)]
-enum Sink {
+enum Target {
     AgentApi(AgentApiEncoder, u64),
     Responses(ResponsesEncoder),
     A2a(A2aEncoder),
@@ -65,7 +65,7 @@ enum Sink {
 pub struct Translator {
     decoder: FrameDecoder,
     source: Source,
-    sink: Sink,
+    target: Target,
     events: Vec<Event>,
     warnings: Vec<Warning>,
     run: Run,
@@ -141,12 +141,12 @@ impl Translator {
             Protocol::A2a => Source::A2a(A2aDecoder::new()),
             _ => return Err(unsupported(from)),
         };
-        let sink = match to {
-            Protocol::AgentApi => Sink::AgentApi(AgentApiEncoder::new(Format::Sse)?, 0),
+        let target = match to {
+            Protocol::AgentApi => Target::AgentApi(AgentApiEncoder::new(Format::Sse)?, 0),
             Protocol::OpenAiResponses => {
-                Sink::Responses(ResponsesEncoder::sse().with_model(options.model))
+                Target::Responses(ResponsesEncoder::sse().with_model(options.model))
             }
-            Protocol::A2a => Sink::A2a(A2aEncoder::new(options.rpc_id)),
+            Protocol::A2a => Target::A2a(A2aEncoder::new(options.rpc_id)),
             Protocol::AgUi => {
                 let mut enc = AgUiEncoder::sse();
                 if let Some(id) = options.thread_id {
@@ -155,13 +155,13 @@ impl Translator {
                 if let Some(id) = options.run_id {
                     enc = enc.with_run_id(id);
                 }
-                Sink::AgUi(enc)
+                Target::AgUi(enc)
             }
         };
         Ok(Translator {
             decoder: FrameDecoder::new(Format::Auto).with_limits(options.limits),
             source,
-            sink,
+            target,
             events: Vec::new(),
             warnings: Vec::new(),
             run: Run::default(),
@@ -178,15 +178,15 @@ impl Translator {
     /// the output does not depend on where the input was cut.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings, run) = (
+        let (source, target, events, warnings, run) = (
             &mut self.source,
-            &mut self.sink,
+            &mut self.target,
             &mut self.events,
             &mut self.warnings,
             &mut self.run,
         );
         let result = self.decoder.push(chunk, |frame| {
-            on_frame(source, sink, events, warnings, run, &frame, &mut out)
+            on_frame(source, target, events, warnings, run, &frame, &mut out)
         });
         self.keep_on_error(result, out)
     }
@@ -210,18 +210,18 @@ impl Translator {
     /// As [`Translator::push`] (what was translated before the error comes with `fail`).
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, sink, events, warnings, run) = (
+        let (source, target, events, warnings, run) = (
             &mut self.source,
-            &mut self.sink,
+            &mut self.target,
             &mut self.events,
             &mut self.warnings,
             &mut self.run,
         );
         let result = self
             .decoder
-            .finish(|frame| on_frame(source, sink, events, warnings, run, &frame, &mut out));
+            .finish(|frame| on_frame(source, target, events, warnings, run, &frame, &mut out));
         if result.is_ok() {
-            if let Sink::AgUi(enc) = sink {
+            if let Target::AgUi(enc) = target {
                 enc.finish(&mut out);
             }
         }
@@ -253,7 +253,7 @@ impl Translator {
             }
         };
         response.failed(error);
-        sink_event(&mut self.sink, Event::Response(response), &mut out)?;
+        encode_event(&mut self.target, Event::Response(response), &mut out)?;
         Ok(out)
     }
 
@@ -322,7 +322,7 @@ impl TranslateOptions {
 
 fn on_frame(
     source: &mut Source,
-    sink: &mut Sink,
+    target: &mut Target,
     events: &mut Vec<Event>,
     warnings: &mut Vec<Warning>,
     run: &mut Run,
@@ -353,21 +353,21 @@ fn on_frame(
     }
     for event in events.drain(..) {
         run.see(&event);
-        sink_event(sink, event, out)?;
+        encode_event(target, event, out)?;
     }
     Ok(())
 }
 
-/// Writes one Agent API event through the sink's encoder.
-fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()> {
+/// Writes one Agent API event through the target's encoder.
+fn encode_event(target: &mut Target, mut event: Event, out: &mut Vec<u8>) -> Result<()> {
     if let Event::ServerError(e) = event {
         let mut r = AgentResponse::with_id(String::new(), 0);
         r.id = None;
         r.failed(ErrorInfo::new("SERVER_ERROR", e.error));
         event = Event::Response(r);
     }
-    let (enc, seq): (&mut dyn Encoder, u64) = match sink {
-        Sink::AgentApi(enc, seq) => {
+    let (enc, seq): (&mut dyn Encoder, u64) = match target {
+        Target::AgentApi(enc, seq) => {
             let n = i64::try_from(*seq).unwrap_or(i64::MAX);
             match &mut event {
                 Event::Response(r) => r.sequence_number = Some(n),
@@ -378,9 +378,9 @@ fn sink_event(sink: &mut Sink, mut event: Event, out: &mut Vec<u8>) -> Result<()
             *seq += 1;
             (enc, *seq - 1)
         }
-        Sink::Responses(enc) => (enc, 0),
-        Sink::A2a(enc) => (enc, 0),
-        Sink::AgUi(enc) => (enc, 0),
+        Target::Responses(enc) => (enc, 0),
+        Target::A2a(enc) => (enc, 0),
+        Target::AgUi(enc) => (enc, 0),
     };
     with_builder_event(&event, seq, |b| enc.encode(b, out))
 }

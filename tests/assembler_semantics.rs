@@ -527,3 +527,34 @@ fn lone_surrogates_read_as_replacement_characters_in_a2a() {
     );
     assert_eq!(asm.outcome().as_str(), "completed");
 }
+
+/// An AG-UI snapshot whose activity content nests deeper than the value limit is skipped with a
+/// warning, as an ACTIVITY_SNAPSHOT of the same content is: no message of the stream ever holds
+/// a value the renderers refuse.
+#[test]
+fn agui_activity_content_deeper_than_the_limit_is_refused_in_messages_snapshots() {
+    let deep = format!("{}1{}", "[".repeat(110), "]".repeat(110));
+    let activity = |content: &str| {
+        format!(
+            r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{{"id":"a1","role":"activity","activityType":"plan","content":{{"steps":{content}}}}}]}}"#
+        )
+    };
+    let run = format!(
+        "data: {}\n\ndata: {}\n\ndata: {}\n\ndata: {}\n\n",
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+        activity(&deep),
+        activity("[1]"),
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+    );
+    let mut asm = StreamAssembler::new(
+        AssemblerOptions::new().with_protocol(Some(agentwire::Protocol::AgUi)),
+    );
+    asm.push(run.as_bytes()).unwrap();
+    asm.finish().unwrap();
+    let codes: Vec<_> = asm.warnings().iter().map(|w| w.code.as_str()).collect();
+    assert!(codes.contains(&"INVALID_EVENT"), "{codes:?}");
+    let snapshot = asm.snapshot();
+    // The deep snapshot was skipped; the next one applied.
+    assert_eq!(snapshot["messages"][0]["content"], json!({"steps": [1]}));
+    assert_eq!(snapshot["outcome"], "completed");
+}

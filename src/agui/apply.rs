@@ -715,6 +715,21 @@ impl Store {
     }
 
     fn messages_snapshot(&mut self, e: MessagesSnapshot, changes: &mut Changes) {
+        let deep = e.messages.iter().find_map(|m| match m {
+            Message::Activity(a) if content_too_deep(&a.content) => Some(a.id.as_str()),
+            _ => None,
+        });
+        if let Some(id) = deep {
+            warn(
+                changes,
+                WarningCode::InvalidEvent,
+                format!(
+                    "MESSAGES_SNAPSHOT: the content of activity '{id}' nests deeper than {} levels; the event was skipped",
+                    crate::MAX_DEPTH
+                ),
+            );
+            return;
+        }
         let incoming = e.messages;
         let owned = authoritative_activity_types(e.metadata.as_ref());
         let has_activity = incoming.iter().any(|m| matches!(m, Message::Activity(_)));
@@ -767,11 +782,7 @@ impl Store {
     }
 
     fn activity_snapshot(&mut self, e: ActivitySnapshot, changes: &mut Changes) {
-        // The content is a value (an object: one level) nesting at most MAX_DEPTH levels.
-        if e.content
-            .values()
-            .any(|v| crate::depth::value_depth(v) >= crate::MAX_DEPTH)
-        {
+        if content_too_deep(&e.content) {
             warn(
                 changes,
                 WarningCode::InvalidEvent,
@@ -866,4 +877,11 @@ impl Store {
             ),
         }
     }
+}
+
+/// Whether an activity's content (an object: one level) nests deeper than `MAX_DEPTH` levels.
+fn content_too_deep(content: &crate::protocol::JsonMap) -> bool {
+    content
+        .values()
+        .any(|v| crate::depth::value_depth(v) >= crate::MAX_DEPTH)
 }

@@ -8,7 +8,7 @@ use super::sse::SseDecoder;
 use super::Format;
 use crate::{Error, ErrorCode, Result};
 
-/// The framing decoder of the stream assembler: bytes in, [`Frame`]s out through a sink
+/// The framing decoder of the stream assembler: bytes in, [`Frame`]s out through a callback
 /// callback, for SSE ([`SseDecoder`]), NDJSON ([`NdjsonDecoder`]), or either, detected from
 /// the first bytes ([`Format::Auto`]).
 ///
@@ -25,15 +25,15 @@ use crate::{Error, ErrorCode, Result};
 ///
 /// let mut decoder = FrameDecoder::new(Format::Auto);
 /// let mut payloads = Vec::new();
-/// let mut sink = |frame: Frame<'_>| {
+/// let mut on_frame = |frame: Frame<'_>| {
 ///     payloads.push(frame.data().to_owned());
 ///     Ok(())
 /// };
-/// decoder.push(b"d", &mut sink)?; // one byte is enough to tell SSE from NDJSON
+/// decoder.push(b"d", &mut on_frame)?; // one byte is enough to tell SSE from NDJSON
 /// assert_eq!(decoder.format(), Format::Sse);
-/// decoder.push(b"ata: {\"object\":\"response\"}\r\n\r\nda", &mut sink)?;
-/// decoder.push(b"ta: {\"object\":\"message\"}\r\n\r\n", &mut sink)?;
-/// decoder.finish(&mut sink)?;
+/// decoder.push(b"ata: {\"object\":\"response\"}\r\n\r\nda", &mut on_frame)?;
+/// decoder.push(b"ta: {\"object\":\"message\"}\r\n\r\n", &mut on_frame)?;
+/// decoder.finish(&mut on_frame)?;
 /// assert_eq!(payloads, ["{\"object\":\"response\"}", "{\"object\":\"message\"}"]);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -41,7 +41,7 @@ use crate::{Error, ErrorCode, Result};
 /// # Note
 ///
 /// Error policy, the same for every decoder: an error returned by `push` or `finish` (bad
-/// UTF-8, an event over [`Limits::max_event_bytes`], or the sink's own error) is fatal. Events
+/// UTF-8, an event over [`Limits::max_event_bytes`], or the callback's own error) is fatal. Events
 /// completed before the failing point, in the same chunk too, have already been delivered.
 /// Afterwards the decoder is poisoned: every call returns a `FINISHED` error until
 /// [`reset`](FrameDecoder::reset). `push` after a successful `finish` is also `FINISHED`.
@@ -110,7 +110,7 @@ impl FrameDecoder {
         }
     }
 
-    /// Decodes `chunk`, calling `sink` once per event, in stream order. `chunk` may end
+    /// Decodes `chunk`, calling `on_frame` once per event, in stream order. `chunk` may end
     /// anywhere, even inside a UTF-8 character or between the CR and LF of a CRLF.
     ///
     /// # Errors
@@ -119,17 +119,17 @@ impl FrameDecoder {
     ///   where its line starts.
     /// - `EVENT_TOO_LARGE`: an event spans more than [`Limits::max_event_bytes_at`]; raised as soon
     ///   as that is known, with the offset where the event starts.
-    /// - The sink's error, returned as is.
+    /// - The callback's error, returned as is.
     /// - `FINISHED`: the decoder has finished or failed before.
     ///
     /// See the type's `# Note` for what an error leaves behind.
-    pub fn push<F>(&mut self, chunk: &[u8], mut sink: F) -> Result<()>
+    pub fn push<F>(&mut self, chunk: &[u8], mut on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         let max = self.limits.max_event_bytes() as u64;
         let (format, held) = match &mut self.inner {
-            Inner::Decided(d) => return d.push(chunk, &mut sink),
+            Inner::Decided(d) => return d.push(chunk, &mut on_frame),
             Inner::Detecting {
                 detector,
                 held,
@@ -152,9 +152,9 @@ impl FrameDecoder {
             }
         };
         let mut decided = Decided::start(format, self.limits);
-        let mut result = decided.push(&held, &mut sink);
+        let mut result = decided.push(&held, &mut on_frame);
         if result.is_ok() {
-            result = decided.push(chunk, &mut sink);
+            result = decided.push(chunk, &mut on_frame);
         }
         self.inner = Inner::Decided(decided);
         result
@@ -166,13 +166,13 @@ impl FrameDecoder {
     /// # Errors
     ///
     /// As for [`push`](FrameDecoder::push).
-    pub fn finish<F>(&mut self, sink: F) -> Result<()>
+    pub fn finish<F>(&mut self, on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         match &mut self.inner {
-            Inner::Decided(Decided::Sse(d)) => d.finish(sink),
-            Inner::Decided(Decided::Ndjson(d)) => d.finish(sink),
+            Inner::Decided(Decided::Sse(d)) => d.finish(on_frame),
+            Inner::Decided(Decided::Ndjson(d)) => d.finish(on_frame),
             Inner::Detecting { held, life, .. } => {
                 life.check()?;
                 *held = Vec::new();
@@ -235,13 +235,13 @@ impl Decided {
         }
     }
 
-    fn push<F>(&mut self, chunk: &[u8], sink: &mut F) -> Result<()>
+    fn push<F>(&mut self, chunk: &[u8], on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         match self {
-            Decided::Sse(d) => d.push(chunk, sink),
-            Decided::Ndjson(d) => d.push(chunk, sink),
+            Decided::Sse(d) => d.push(chunk, on_frame),
+            Decided::Ndjson(d) => d.push(chunk, on_frame),
         }
     }
 }

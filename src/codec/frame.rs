@@ -3,9 +3,9 @@
 
 use crate::{Error, ErrorCode, Result};
 
-/// One decoded event, handed to the sink of [`push`](super::FrameDecoder::push) and
+/// One decoded event, handed to the callback of [`push`](super::FrameDecoder::push) and
 /// [`finish`](super::FrameDecoder::finish). It borrows the decoder's buffers (or the input
-/// chunk), so it costs no allocation; copy out what you need before the sink returns.
+/// chunk), so it costs no allocation; copy out what you need before the callback returns.
 ///
 /// For NDJSON, [`data`](Frame::data) is the line, [`event`](Frame::event) is `"message"`, and
 /// [`id`](Frame::id) and [`retry`](Frame::retry) are `None`.

@@ -2,7 +2,7 @@
 //!
 //! - Decoding: [`FrameDecoder`] (SSE, NDJSON, or detected), built on [`SseDecoder`] (the
 //!   WHATWG event-stream rules, complete) and [`NdjsonDecoder`]. Input is pushed in chunks split
-//!   anywhere; each event reaches a sink callback as a borrowed [`Frame`]. Memory is bounded by
+//!   anywhere; each event reaches the callback as a borrowed [`Frame`]. Memory is bounded by
 //!   [`Limits`]; work is linear in the input.
 //! - Encoding: [`encode_sse`], [`encode_sse_event`], [`encode_sse_comment`] and
 //!   [`encode_ndjson`] append frames to a caller's buffer; [`SSE_CONTENT_TYPE`] and
@@ -13,7 +13,7 @@
 //! A decoder's `push` and `finish` return `INVALID_UTF8` (a payload, or an SSE `event`/`id`
 //! value, is not UTF-8; offset: where its line starts), `EVENT_TOO_LARGE` (an event spans more
 //! than [`Limits::max_event_bytes_at`]; raised as soon as that is known, offset: where the event
-//! starts), or the sink's own error. Every such error is fatal: events completed before the
+//! starts), or the callback's own error. Every such error is fatal: events completed before the
 //! failing point, in the same chunk too, have been delivered; afterwards every call returns a
 //! `FINISHED` error until `reset()`. The frames delivered and the error (code and offset) are
 //! the same however the input is split into chunks.

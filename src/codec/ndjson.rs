@@ -7,7 +7,7 @@ use super::limits::Limits;
 use super::utf8::{self, BomStripper};
 use crate::{Error, ErrorCode, Result};
 
-/// A streaming NDJSON decoder: bytes in, one [`Frame`] per non-blank line out through a sink
+/// A streaming NDJSON decoder: bytes in, one [`Frame`] per non-blank line out through a callback
 /// callback.
 ///
 /// Lines end with LF or CRLF (one CR before the LF, or at the end of input, is dropped). Lines
@@ -22,14 +22,14 @@ use crate::{Error, ErrorCode, Result};
 ///
 /// let mut decoder = NdjsonDecoder::new();
 /// let mut lines = Vec::new();
-/// let mut sink = |frame: Frame<'_>| {
+/// let mut on_frame = |frame: Frame<'_>| {
 ///     lines.push((frame.data().to_owned(), frame.offset()));
 ///     Ok(())
 /// };
-/// decoder.push(b"{\"a\":1}\r", &mut sink)?;
-/// decoder.push(b"\n\n{\"b\":\"\xE2\x82", &mut sink)?; // split inside "€"
-/// decoder.push(b"\xAC\"}", &mut sink)?;
-/// decoder.finish(&mut sink)?; // the last line has no "\n"
+/// decoder.push(b"{\"a\":1}\r", &mut on_frame)?;
+/// decoder.push(b"\n\n{\"b\":\"\xE2\x82", &mut on_frame)?; // split inside "€"
+/// decoder.push(b"\xAC\"}", &mut on_frame)?;
+/// decoder.finish(&mut on_frame)?; // the last line has no "\n"
 /// assert_eq!(lines, [("{\"a\":1}".to_owned(), 0), ("{\"b\":\"€\"}".to_owned(), 10)]);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -87,7 +87,7 @@ impl NdjsonDecoder {
         self.limits
     }
 
-    /// Decodes `chunk`, calling `sink` once per complete non-blank line, in stream order.
+    /// Decodes `chunk`, calling `on_frame` once per complete non-blank line, in stream order.
     /// `chunk` may end anywhere, including inside a UTF-8 character or a CRLF.
     ///
     /// # Errors
@@ -95,17 +95,17 @@ impl NdjsonDecoder {
     /// - `INVALID_UTF8` when a line is not UTF-8; the offset is where the line starts.
     /// - `EVENT_TOO_LARGE` as soon as a line (without its terminator) is longer than
     ///   [`Limits::max_event_bytes_at`]; the offset is where the line starts.
-    /// - Whatever `sink` returns; decoding stops there.
+    /// - Whatever `on_frame` returns; decoding stops there.
     /// - `FINISHED` after [`finish`](NdjsonDecoder::finish) or after an earlier error.
     ///
-    /// Lines completed in `chunk` before the failing point have been delivered to `sink`.
+    /// Lines completed in `chunk` before the failing point have been delivered to `on_frame`.
     /// Any error poisons the decoder.
-    pub fn push<F>(&mut self, chunk: &[u8], mut sink: F) -> Result<()>
+    pub fn push<F>(&mut self, chunk: &[u8], mut on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         self.life.check()?;
-        let result = self.push_bytes(chunk, &mut sink);
+        let result = self.push_bytes(chunk, &mut on_frame);
         self.life.settle(result, false)
     }
 
@@ -115,12 +115,12 @@ impl NdjsonDecoder {
     /// # Errors
     ///
     /// As for [`push`](NdjsonDecoder::push).
-    pub fn finish<F>(&mut self, mut sink: F) -> Result<()>
+    pub fn finish<F>(&mut self, mut on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         self.life.check()?;
-        let result = self.finish_bytes(&mut sink);
+        let result = self.finish_bytes(&mut on_frame);
         self.line = Vec::new();
         self.life.settle(result, true)
     }
@@ -145,35 +145,35 @@ impl NdjsonDecoder {
         }
     }
 
-    fn push_bytes<F>(&mut self, chunk: &[u8], sink: &mut F) -> Result<()>
+    fn push_bytes<F>(&mut self, chunk: &[u8], on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         let stripped = self.bom.strip(chunk);
         self.offset += stripped.dropped;
         if !stripped.replay.is_empty() {
-            self.feed(stripped.replay, sink)?;
+            self.feed(stripped.replay, on_frame)?;
         }
-        self.feed(stripped.rest, sink)
+        self.feed(stripped.rest, on_frame)
     }
 
-    fn finish_bytes<F>(&mut self, sink: &mut F) -> Result<()>
+    fn finish_bytes<F>(&mut self, on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         let held = self.bom.finish();
         if !held.is_empty() {
-            self.feed(held, sink)?;
+            self.feed(held, on_frame)?;
         }
         if self.line.is_empty() {
             return Ok(());
         }
         let line = std::mem::take(&mut self.line);
-        self.emit(&line, self.line_start, sink)
+        self.emit(&line, self.line_start, on_frame)
     }
 
     /// Splits `bytes` into lines; complete lines are delivered, the tail is kept in `line`.
-    fn feed<F>(&mut self, bytes: &[u8], sink: &mut F) -> Result<()>
+    fn feed<F>(&mut self, bytes: &[u8], on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
@@ -189,12 +189,12 @@ impl NdjsonDecoder {
             self.tally(at + 1);
             let (content, terminator) = rest.split_at_checked(at).unwrap_or((rest, &[]));
             if self.line.is_empty() {
-                self.emit(content, start, sink)?;
+                self.emit(content, start, on_frame)?;
             } else {
                 let mut line = std::mem::take(&mut self.line);
                 self.tally(content.len());
                 line.extend_from_slice(content);
-                let result = self.emit(&line, self.line_start, sink);
+                let result = self.emit(&line, self.line_start, on_frame);
                 line.clear();
                 self.line = line;
                 result?;
@@ -223,7 +223,7 @@ impl NdjsonDecoder {
     }
 
     /// Delivers one complete line (without its LF) starting at stream offset `start`.
-    fn emit<F>(&mut self, line: &[u8], start: u64, sink: &mut F) -> Result<()>
+    fn emit<F>(&mut self, line: &[u8], start: u64, on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
@@ -234,7 +234,7 @@ impl NdjsonDecoder {
             return Ok(());
         }
         let data = utf8::check(line, start, 0)?;
-        sink(Frame {
+        on_frame(Frame {
             data,
             event: "message",
             id: None,

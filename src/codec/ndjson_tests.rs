@@ -4,15 +4,15 @@ use super::*;
 
 fn decode_with(decoder: &mut NdjsonDecoder, chunks: &[&[u8]]) -> Result<Vec<(String, u64)>> {
     let mut out = Vec::new();
-    let mut sink = |f: Frame<'_>| {
+    let mut on_frame = |f: Frame<'_>| {
         assert_eq!((f.event(), f.id(), f.retry()), ("message", None, None));
         out.push((f.data().to_owned(), f.offset()));
         Ok(())
     };
     for chunk in chunks {
-        decoder.push(chunk, &mut sink)?;
+        decoder.push(chunk, &mut on_frame)?;
     }
-    decoder.finish(&mut sink)?;
+    decoder.finish(&mut on_frame)?;
     Ok(out)
 }
 

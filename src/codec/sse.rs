@@ -10,7 +10,7 @@ use super::limits::Limits;
 use super::utf8::{self, BomStripper};
 use crate::{Error, ErrorCode, Result};
 
-/// A streaming Server-Sent Events decoder: bytes in, [`Frame`]s out through a sink callback.
+/// A streaming Server-Sent Events decoder: bytes in, [`Frame`]s out through a callback callback.
 ///
 /// It follows the WHATWG event-stream rules completely: lines end with LF, CR or CRLF (a CRLF
 /// split across chunks counts once); one leading UTF-8 BOM is dropped; `:` lines are comments
@@ -28,15 +28,15 @@ use crate::{Error, ErrorCode, Result};
 ///
 /// let mut decoder = SseDecoder::new();
 /// let mut seen = Vec::new();
-/// let mut sink = |frame: agentwire::codec::Frame<'_>| {
+/// let mut on_frame = |frame: agentwire::codec::Frame<'_>| {
 ///     seen.push((frame.event().to_owned(), frame.data().to_owned(), frame.offset()));
 ///     Ok(())
 /// };
 /// // The input is split mid-line, mid-CRLF and inside the two bytes of "é".
-/// decoder.push(b"event: greet\r\ndata: caf\xC3", &mut sink)?;
-/// decoder.push(b"\xA9\r", &mut sink)?;
-/// decoder.push(b"\n\r\ndata: {\"n\":1}", &mut sink)?;
-/// decoder.finish(&mut sink)?; // delivers the last event, which has no blank line after it
+/// decoder.push(b"event: greet\r\ndata: caf\xC3", &mut on_frame)?;
+/// decoder.push(b"\xA9\r", &mut on_frame)?;
+/// decoder.push(b"\n\r\ndata: {\"n\":1}", &mut on_frame)?;
+/// decoder.finish(&mut on_frame)?; // delivers the last event, which has no blank line after it
 /// assert_eq!(seen, [
 ///     ("greet".to_owned(), "café".to_owned(), 0),
 ///     ("message".to_owned(), "{\"n\":1}".to_owned(), 29),
@@ -125,7 +125,7 @@ impl SseDecoder {
         self.limits
     }
 
-    /// Decodes `chunk`, calling `sink` once per dispatched event, in stream order. `chunk` may
+    /// Decodes `chunk`, calling `on_frame` once per dispatched event, in stream order. `chunk` may
     /// end anywhere: inside a line, between the CR and LF of a CRLF, inside a UTF-8 character.
     ///
     /// # Errors
@@ -134,17 +134,17 @@ impl SseDecoder {
     ///   its line starts. Comments and ignored fields are not checked.
     /// - `EVENT_TOO_LARGE` as soon as the event being read spans more than
     ///   [`Limits::max_event_bytes_at`]; the offset is where the event starts.
-    /// - Whatever `sink` returns; decoding stops there.
+    /// - Whatever `on_frame` returns; decoding stops there.
     /// - `FINISHED` after [`finish`](SseDecoder::finish) or after an earlier error.
     ///
-    /// Events completed in `chunk` before the failing point have been delivered to `sink`.
+    /// Events completed in `chunk` before the failing point have been delivered to `on_frame`.
     /// Any error poisons the decoder.
-    pub fn push<F>(&mut self, chunk: &[u8], mut sink: F) -> Result<()>
+    pub fn push<F>(&mut self, chunk: &[u8], mut on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         self.life.check()?;
-        let result = self.push_bytes(chunk, &mut sink);
+        let result = self.push_bytes(chunk, &mut on_frame);
         self.life.settle(result, false)
     }
 
@@ -156,12 +156,12 @@ impl SseDecoder {
     /// # Errors
     ///
     /// As for [`push`](SseDecoder::push).
-    pub fn finish<F>(&mut self, mut sink: F) -> Result<()>
+    pub fn finish<F>(&mut self, mut on_frame: F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         self.life.check()?;
-        let result = self.finish_bytes(&mut sink);
+        let result = self.finish_bytes(&mut on_frame);
         self.line = Vec::new();
         self.data = String::new();
         self.event_type = String::new();
@@ -204,36 +204,36 @@ impl SseDecoder {
         }
     }
 
-    fn push_bytes<F>(&mut self, chunk: &[u8], sink: &mut F) -> Result<()>
+    fn push_bytes<F>(&mut self, chunk: &[u8], on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         let stripped = self.bom.strip(chunk);
         self.offset += stripped.dropped;
         if !stripped.replay.is_empty() {
-            self.feed(stripped.replay, sink)?;
+            self.feed(stripped.replay, on_frame)?;
         }
-        self.feed(stripped.rest, sink)
+        self.feed(stripped.rest, on_frame)
     }
 
-    fn finish_bytes<F>(&mut self, sink: &mut F) -> Result<()>
+    fn finish_bytes<F>(&mut self, on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         let held = self.bom.finish();
         if !held.is_empty() {
-            self.feed(held, sink)?;
+            self.feed(held, on_frame)?;
         }
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
-            self.process_line(&line, self.line_start, sink)?;
+            self.process_line(&line, self.line_start, on_frame)?;
         }
         self.after_cr = false;
-        self.dispatch(sink)
+        self.dispatch(on_frame)
     }
 
     /// Splits `bytes` into lines; complete lines are processed, the tail is kept in `line`.
-    fn feed<F>(&mut self, bytes: &[u8], sink: &mut F) -> Result<()>
+    fn feed<F>(&mut self, bytes: &[u8], on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
@@ -265,12 +265,12 @@ impl SseDecoder {
                 }
             }
             if self.line.is_empty() {
-                if let Some(after) = self.single_line_event(content, next, start, sink)? {
+                if let Some(after) = self.single_line_event(content, next, start, on_frame)? {
                     rest = after;
                     continue;
                 }
             }
-            rest = self.complete_line(content, start, next, sink)?;
+            rest = self.complete_line(content, start, next, on_frame)?;
         }
         self.offset = base + bytes.len() as u64;
         Ok(())
@@ -286,7 +286,7 @@ impl SseDecoder {
         line: &[u8],
         next: &'c [u8],
         start: u64,
-        sink: &mut F,
+        on_frame: &mut F,
     ) -> Result<Option<&'c [u8]>>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
@@ -316,7 +316,7 @@ impl SseDecoder {
             retry: self.retry,
             offset: start,
         };
-        sink(frame)?;
+        on_frame(frame)?;
         Ok(Some(after))
     }
 
@@ -342,21 +342,21 @@ impl SseDecoder {
         content: &[u8],
         start: u64,
         next: &'c [u8],
-        sink: &mut F,
+        on_frame: &mut F,
     ) -> Result<&'c [u8]>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         if self.line.is_empty() {
-            return self.process_line(content, start, sink).map(|()| next);
+            return self.process_line(content, start, on_frame).map(|()| next);
         }
         let mut line = std::mem::take(&mut self.line);
         self.tally(content.len());
         line.extend_from_slice(content);
-        let result = match self.single_line_event(&line, next, self.line_start, sink) {
+        let result = match self.single_line_event(&line, next, self.line_start, on_frame) {
             Ok(Some(after)) => Ok(after),
             Ok(None) => self
-                .process_line(&line, self.line_start, sink)
+                .process_line(&line, self.line_start, on_frame)
                 .map(|()| next),
             Err(error) => Err(error),
         };
@@ -366,12 +366,12 @@ impl SseDecoder {
     }
 
     /// Interprets one complete line (without its terminator) starting at stream offset `start`.
-    fn process_line<F>(&mut self, line: &[u8], start: u64, sink: &mut F) -> Result<()>
+    fn process_line<F>(&mut self, line: &[u8], start: u64, on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
         if line.is_empty() {
-            return self.dispatch(sink);
+            return self.dispatch(on_frame);
         }
         let event_start = *self.event_start.get_or_insert(start);
         self.check_size(event_start, start + line.len() as u64)?;
@@ -408,7 +408,7 @@ impl SseDecoder {
 
     /// Handles a blank line (or the end of input): dispatches the event if its data buffer is
     /// not empty, then starts a new event.
-    fn dispatch<F>(&mut self, sink: &mut F) -> Result<()>
+    fn dispatch<F>(&mut self, on_frame: &mut F) -> Result<()>
     where
         F: FnMut(Frame<'_>) -> Result<()>,
     {
@@ -429,7 +429,7 @@ impl SseDecoder {
             retry: self.retry,
             offset: event_start.unwrap_or(self.offset),
         };
-        let result = sink(frame);
+        let result = on_frame(frame);
         self.data.clear();
         self.event_type.clear();
         result

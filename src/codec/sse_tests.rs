@@ -39,7 +39,7 @@ impl Ev {
 
 fn decode_with(decoder: &mut SseDecoder, chunks: &[&[u8]]) -> Result<Vec<Ev>> {
     let mut out = Vec::new();
-    let mut sink = |f: Frame<'_>| {
+    let mut on_frame = |f: Frame<'_>| {
         out.push(Ev {
             data: f.data().to_owned(),
             event: f.event().to_owned(),
@@ -50,9 +50,9 @@ fn decode_with(decoder: &mut SseDecoder, chunks: &[&[u8]]) -> Result<Vec<Ev>> {
         Ok(())
     };
     for chunk in chunks {
-        decoder.push(chunk, &mut sink)?;
+        decoder.push(chunk, &mut on_frame)?;
     }
-    decoder.finish(&mut sink)?;
+    decoder.finish(&mut on_frame)?;
     Ok(out)
 }
 
@@ -71,16 +71,16 @@ fn decode(chunks: &[&[u8]]) -> Vec<Ev> {
 fn decode_err(chunks: &[&[u8]], limits: Limits) -> (Vec<Ev>, Error) {
     let mut out = Vec::new();
     let mut decoder = SseDecoder::new().with_limits(limits);
-    let mut sink = |f: Frame<'_>| {
+    let mut on_frame = |f: Frame<'_>| {
         out.push(ev(f.data(), f.offset()));
         Ok(())
     };
     for chunk in chunks {
-        if let Err(e) = decoder.push(chunk, &mut sink) {
+        if let Err(e) = decoder.push(chunk, &mut on_frame) {
             return (out, e);
         }
     }
-    let e = decoder.finish(&mut sink).unwrap_err();
+    let e = decoder.finish(&mut on_frame).unwrap_err();
     (out, e)
 }
 
@@ -299,7 +299,7 @@ fn poisoned_after_error_until_reset() {
 }
 
 #[test]
-fn sink_error_stops_and_poisons() {
+fn a_callback_error_stops_and_poisons() {
     let mut d = SseDecoder::new();
     let mut seen = Vec::new();
     let err = d
