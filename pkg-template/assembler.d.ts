@@ -110,7 +110,8 @@ export interface ContentUpdate {
 }
 /**
  * The raw arguments of a tool call grew (or, with `replace`, changed). They are the part's
- * `data.arguments` in the snapshot: apply the update there too.
+ * `data.arguments` in the snapshot: apply the update there too. A {@link ContentUpdate} for the
+ * same part later in the batch already holds them.
  */
 export interface ArgumentsUpdate {
   type: "arguments";
@@ -152,8 +153,9 @@ export interface EventUpdate {
   event: AgUiEvent;
 }
 /**
- * One change caused by a chunk. A batch lists response changes, then message changes, then
- * text appends, other content changes, argument appends and warnings; applying a batch in order
+ * One change caused by a chunk. A batch lists response changes, then message changes, text
+ * appends, argument appends, other content changes (a part's whole value at the end of the
+ * chunk, replacing what the appends before it built) and warnings; applying a batch in order
  * gives the state of `snapshot()` after that chunk.
  */
 export type Update =

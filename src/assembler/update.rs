@@ -9,8 +9,9 @@ use super::outcome::Outcome;
 use crate::Warning;
 
 /// One change caused by a chunk of input. A `push()` returns them grouped in this order:
-/// response changes, message changes, text appends, other content changes, tool-call argument
-/// appends, warnings. Within a group, the order is first-touched first.
+/// response changes, message changes, text appends, tool-call argument appends, other content
+/// changes (each a part's whole value at the end of the chunk, so it replaces what the appends
+/// before it built), warnings. Within a group, the order is first-touched first.
 ///
 /// Applying the updates of a batch in order to a UI model gives the state of
 /// [`StreamAssembler::snapshot`](super::StreamAssembler::snapshot) at the end of that chunk.

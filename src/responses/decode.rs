@@ -15,6 +15,8 @@
 //! | hosted-tool progress, annotations, audio, `keepalive` | nothing                                |
 //! | any other type                                   | skipped with `UNKNOWN_EVENT`                |
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::protocol::json::str_field;
@@ -32,7 +34,6 @@ const SUMMARY: u8 = 1;
 
 #[derive(Debug)]
 struct Item {
-    output_index: i64,
     id: String,
     message_type: MessageType,
     /// Agent API part index = position; value = (kind, Responses index).
@@ -69,6 +70,11 @@ struct Item {
 #[derive(Debug, Default)]
 pub struct ResponsesDecoder {
     items: Vec<Item>,
+    /// Items by id: what names an item (servers get `output_index` wrong; the reference sends a
+    /// reasoning item's `output_item.done` with the next item's index).
+    by_id: HashMap<String, usize>,
+    /// The last item added at each `output_index`, for events that name no item id.
+    by_index: HashMap<i64, usize>,
     /// The `sequence_number`s seen, to tell replays from new events.
     seen: SeenNumbers,
     ended: bool,
@@ -375,9 +381,18 @@ impl ResponsesDecoder {
         self.ended = true;
     }
 
-    /// The slot of the item at `output_index`, created from `item` when unknown.
+    /// The slot of `item` (by its id; by `output_index` when it has none), created when
+    /// unknown.
     fn slot(&mut self, oi: i64, item: &JsonMap) -> usize {
-        if let Some(i) = self.items.iter().rposition(|it| it.output_index == oi) {
+        let named = match str_field(item, "id") {
+            "" => str_field(item, "call_id"),
+            id => id,
+        };
+        let known = match named {
+            "" => self.by_index.get(&oi),
+            id => self.by_id.get(id),
+        };
+        if let Some(&i) = known {
             return i;
         }
         let ty = str_field(item, "type");
@@ -385,15 +400,14 @@ impl ResponsesDecoder {
             "" => MessageType::Message,
             other => MessageType::from_wire(other),
         };
-        let id = match str_field(item, "id") {
-            "" => match str_field(item, "call_id") {
-                "" => format!("item_{oi}"),
-                c => c.to_owned(),
-            },
+        let id = match named {
+            "" => format!("item_{oi}"),
             id => id.to_owned(),
         };
+        let i = self.items.len();
+        self.by_id.insert(id.clone(), i);
+        self.by_index.insert(oi, i);
         self.items.push(Item {
-            output_index: oi,
             id,
             message_type,
             parts: Vec::new(),
@@ -404,7 +418,7 @@ impl ResponsesDecoder {
             name: str_field(item, "name").to_owned(),
             done: false,
         });
-        self.items.len() - 1
+        i
     }
 
     fn item_added(&mut self, oi: i64, item: &JsonMap, out: &mut Vec<Event>) {
@@ -516,7 +530,7 @@ impl ResponsesDecoder {
         Some(m)
     }
 
-    /// The item an event names (`output_index`, else `item_id`), created with an
+    /// The item an event names (`item_id`, else `output_index`), created with an
     /// `UNANNOUNCED_MESSAGE` warning when never added.
     fn find(
         &mut self,
@@ -527,11 +541,12 @@ impl ResponsesDecoder {
     ) -> usize {
         let item_id = str_field(ev, "item_id");
         let oi = int(ev, "output_index");
-        let found = self.items.iter().rposition(|it| match oi {
-            Some(oi) => it.output_index == oi,
-            None => it.id == item_id,
-        });
-        if let Some(i) = found {
+        let found = match (item_id, oi) {
+            ("", Some(oi)) => self.by_index.get(&oi),
+            ("", None) => None,
+            (id, _) => self.by_id.get(id),
+        };
+        if let Some(&i) = found {
             return i;
         }
         let ty = str_field(ev, "type");

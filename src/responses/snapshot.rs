@@ -4,6 +4,13 @@
 //! equals the client's `finalResponse()`, without its convenience fields (`output_text`,
 //! `output_parsed`, `parsed_arguments`, `parsed`). Where the client throws (an event for an
 //! item or part that does not exist), this skips the edit; the decoder reports the warning.
+//!
+//! One deviation: an event finds its item by id (`item_id`, or the `item.id` of
+//! `output_item.done`), and by `output_index` only when it names none. Servers get the index
+//! wrong (agentscope-runtime sends a reasoning item's `output_item.done` with the next item's
+//! index), where the client would edit the wrong item or throw.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -13,6 +20,13 @@ use crate::protocol::JsonMap;
 #[derive(Debug, Default)]
 pub(crate) struct ResponsesSnapshot {
     pub(crate) response: Option<JsonMap>,
+    /// The position in `output` of each item id.
+    positions: HashMap<String, usize>,
+}
+
+/// The `id` of an output item.
+fn item_id(item: &Value) -> Option<&str> {
+    item.get("id").and_then(Value::as_str)
 }
 
 fn idx(ev: &JsonMap, key: &str) -> Option<usize> {
@@ -33,6 +47,14 @@ impl ResponsesSnapshot {
             | "response.failed"
             | "response.incomplete" => {
                 if let Some(Value::Object(r)) = ev.get("response") {
+                    self.positions.clear();
+                    if let Some(Value::Array(output)) = r.get("output") {
+                        for (i, item) in output.iter().enumerate() {
+                            if let Some(id) = item_id(item) {
+                                self.positions.entry(id.to_owned()).or_insert(i);
+                            }
+                        }
+                    }
                     self.response = Some(r.clone());
                 }
                 return;
@@ -50,11 +72,22 @@ impl ResponsesSnapshot {
         };
         if ty == "response.output_item.added" {
             if let Some(item) = ev.get("item") {
+                if let Some(id) = item_id(item) {
+                    self.positions.entry(id.to_owned()).or_insert(output.len());
+                }
                 output.push(item.clone());
             }
             return;
         }
-        let Some(item) = idx(ev, "output_index")
+        let named = match ty {
+            "response.output_item.done" => ev.get("item").and_then(item_id),
+            _ => ev.get("item_id").and_then(Value::as_str),
+        };
+        let position = match named {
+            Some(id) if !id.is_empty() => self.positions.get(id).copied(),
+            _ => idx(ev, "output_index"),
+        };
+        let Some(item) = position
             .and_then(|i| output.get_mut(i))
             .and_then(Value::as_object_mut)
         else {

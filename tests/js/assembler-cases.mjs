@@ -219,9 +219,10 @@ export const assemblerCases = {
   "StreamAssembler: updates are plain objects, grouped per chunk"({ StreamAssembler }, assert) {
     const asm = new StreamAssembler();
     const updates = asm.push(RUN);
+    // Appends before whole parts: a content update holds its part at the end of the batch.
     assert.deepStrictEqual(updates.map((u) => u.type), [
-      "response", "message", "message", "message", "text", "content", "content", "content",
-      "arguments",
+      "response", "message", "message", "message", "text", "arguments", "content", "content",
+      "content",
     ]);
     assert.deepStrictEqual(updates[0], {
       type: "response", status: "completed", id: "resp_1", outcome: "completed", error: null, usage: null,
@@ -229,7 +230,7 @@ export const assemblerCases = {
     assert.deepStrictEqual(updates[1], {
       type: "message", id: "m1", role: "assistant", messageType: "message", status: "completed", created: true,
     });
-    assert.deepStrictEqual(updates[8], {
+    assert.deepStrictEqual(updates[5], {
       type: "arguments", messageId: "c1", index: 0, callId: "call_1", name: "get_weather",
       delta: '{"city": "Hangzhou"}', replace: false,
     });

@@ -47,26 +47,6 @@ impl AgentApiFold {
                 out.text(&m.message.id, append.part, &append.delta, append.replace);
             }
         }
-        for &(message, index) in &batch.contents {
-            let Some(m) = self.messages.get(message) else {
-                continue;
-            };
-            if let Some(Some(p)) = m.parts.get(index) {
-                // Written from the slot: no copy of the part (and in the full build no `Value`
-                // of it for the wasm outbox, which writes it as JSON text).
-                let view = super::snapshot::PartView(p, None);
-                #[cfg(feature = "full")]
-                out.content(&m.message.id, index, &view);
-                #[cfg(not(feature = "full"))]
-                if let Ok(part) = serde_json::to_value(view) {
-                    out.other(Update::Content {
-                        message_id: m.message.id.clone(),
-                        index,
-                        part,
-                    });
-                }
-            }
-        }
         for append in &batch.arguments {
             let Some(m) = self.messages.get(append.message) else {
                 continue;
@@ -88,6 +68,26 @@ impl AgentApiFold {
                 &append.delta,
                 append.replace,
             );
+        }
+        for &(message, index) in &batch.contents {
+            let Some(m) = self.messages.get(message) else {
+                continue;
+            };
+            if let Some(Some(p)) = m.parts.get(index) {
+                // Written from the slot: no copy of the part (and in the full build no `Value`
+                // of it for the wasm outbox, which writes it as JSON text).
+                let view = super::snapshot::PartView(p, None);
+                #[cfg(feature = "full")]
+                out.content(&m.message.id, index, &view);
+                #[cfg(not(feature = "full"))]
+                if let Ok(part) = serde_json::to_value(view) {
+                    out.other(Update::Content {
+                        message_id: m.message.id.clone(),
+                        index,
+                        part,
+                    });
+                }
+            }
         }
         for warning in batch.warnings.drain(..) {
             out.other(Update::Warning(warning));
