@@ -7,10 +7,13 @@ export type Protocol = "agent-api" | "ag-ui" | "openai-responses" | "a2a";
 export type Outcome =
   | "pending" | "completed" | "failed" | "canceled" | "rejected" | "incomplete" | "truncated";
 
-/** Options of {@link StreamAssembler}. Unknown keys throw `INVALID_OPTION`. */
-export interface StreamAssemblerOptions {
+/**
+ * Options of {@link StreamAssembler}. Unknown keys throw `INVALID_OPTION`. `P` is the `protocol`
+ * option's type: a known protocol gives that protocol's snapshot type ({@link SnapshotOf}).
+ */
+export interface StreamAssemblerOptions<P extends Protocol | "auto" = Protocol | "auto"> {
   /** The stream's protocol, or `"auto"` to detect it from the first event. @defaultValue `"auto"` */
-  protocol?: Protocol | "auto";
+  protocol?: P;
   /**
    * Turn protocol violations (unannounced messages, content that disagrees with its deltas,
    * events after the end, malformed events, a missing terminal event) into thrown errors
@@ -256,8 +259,19 @@ export interface AgUiSnapshot {
   pendingToolCallIds?: string[];
 }
 
-/** What `snapshot()` returns: {@link AgentApiSnapshot}, or {@link AgUiSnapshot} for AG-UI. */
-export type Snapshot = AgentApiSnapshot | AgUiSnapshot;
+/**
+ * What `snapshot()` returns when the protocol is detected: {@link AgentApiSnapshot} (Agent API
+ * and A2A), {@link AgUiSnapshot} or {@link OpenAIResponsesSnapshot}. Narrow on
+ * `asm.protocol`, or pass `protocol` to get one of them ({@link SnapshotOf}).
+ */
+export type Snapshot = AgentApiSnapshot | AgUiSnapshot | OpenAIResponsesSnapshot;
+
+/** The snapshot type of a stream of protocol `P` (`"auto"`: any of them, {@link Snapshot}). */
+export type SnapshotOf<P extends Protocol | "auto"> =
+  P extends "ag-ui" ? AgUiSnapshot
+  : P extends "openai-responses" ? OpenAIResponsesSnapshot
+  : P extends "agent-api" | "a2a" ? AgentApiSnapshot
+  : Snapshot;
 
 /** One tool call, as {@link StreamAssembler.toolCalls} reports it. */
 export interface ToolCall {
@@ -289,24 +303,27 @@ export interface ToolCall {
   output: JsonValue | null;
 }
 
-/** The part of a `ReadableStream` agentwire uses (a real `ReadableStream<Uint8Array>` fits). */
-export interface ReadableStreamLike<T> {
+/**
+ * The part of a `ReadableStream` agentwire uses: a DOM, Node or Deno `ReadableStream` of bytes
+ * or text fits (`getReader` may have overloads, as the DOM's has for BYOB readers).
+ */
+export interface ReadableStreamLike<T = Chunk> {
   getReader(): {
-    read(): Promise<{ done: true; value?: undefined } | { done: false; value: T }>;
+    read(): Promise<{ done: true; value?: unknown } | { done: false; value: T }>;
     cancel(reason?: unknown): Promise<void>;
     releaseLock(): void;
   };
 }
-/** The part of a fetch `Response` agentwire uses (a real `Response` fits). */
+/** The part of a fetch `Response` agentwire uses (a DOM, Node or Deno `Response` fits). */
 export interface ResponseLike {
-  readonly body: ReadableStreamLike<Uint8Array> | null;
+  readonly body: ReadableStreamLike | null;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 /**
  * A body {@link StreamAssembler.collect} and {@link StreamAssembler.read} accept: a fetch
- * `Response`, a `ReadableStream<Uint8Array>`, or any async iterable of chunks.
+ * `Response`, a `ReadableStream` of bytes (or text), or any async iterable of chunks.
  */
-export type Body = ResponseLike | ReadableStreamLike<Uint8Array> | AsyncIterable<Chunk>;
+export type Body = ResponseLike | ReadableStreamLike | AsyncIterable<Chunk>;
 
 /**
  * A chunk of a stream: bytes (a `Uint8Array`; another typed array, a `DataView` or an
@@ -320,8 +337,8 @@ export type Chunk = Uint8Array | ArrayBufferView | ArrayBuffer | string;
  * `fetch()` delivers them, split anywhere; each `push` returns the coalesced updates of that
  * chunk.
  */
-export declare class StreamAssembler {
-  constructor(options?: StreamAssemblerOptions);
+export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
+  constructor(options?: StreamAssemblerOptions<P>);
   /**
    * Reads the next chunk and returns what it changed. A string chunk may end inside a surrogate
    * pair: its first half waits for the next chunk.
@@ -333,8 +350,8 @@ export declare class StreamAssembler {
   push(chunk: Chunk): Update[];
   /** Ends the input: flushes, settles the outcome (`truncated` without a terminal event), releases buffers. */
   finish(): Update[];
-  /** The run so far, as a plain object, built on demand. */
-  snapshot(): Snapshot;
+  /** The run so far, as a plain object, built on demand (its type follows `protocol`). */
+  snapshot(): SnapshotOf<P>;
   /**
    * Every tool call so far; cheap to call after every chunk (O(what changed)). Returns the same
    * array when nothing changed since the last call, a new one otherwise.
@@ -346,8 +363,10 @@ export declare class StreamAssembler {
   /** Releases the wasm memory; later calls throw `FINISHED`. Also `[Symbol.dispose]`. */
   free(): void;
   [Symbol.dispose](): void;
-  /** Reads a whole body, finishes, frees, and returns the snapshot. */
-  static collect(body: Body, options?: StreamAssemblerOptions): Promise<Snapshot>;
+  /** Reads a whole body, finishes, frees, and returns the snapshot (its type follows `protocol`). */
+  static collect<P extends Protocol | "auto" = "auto">(
+    body: Body, options?: StreamAssemblerOptions<P>,
+  ): Promise<SnapshotOf<P>>;
   /**
    * Yields the update batch of each chunk that changed something, then the batch of
    * `finish()` when it has updates (never an empty batch). Stopping early (break, throw)
@@ -372,8 +391,8 @@ export type OpenAIResponsesItem =
 /**
  * The snapshot of an OpenAI Responses stream (`protocol: "openai-responses"`, or detected): the
  * final `response` object as the Responses API sends it in `response.completed`, plus agentwire's
- * `outcome` and `warnings`. `snapshot()` is declared as {@link Snapshot}; narrow with
- * `asm.protocol === "openai-responses"` and `as OpenAIResponsesSnapshot`.
+ * `outcome` and `warnings`. An assembler made with `protocol: "openai-responses"` returns it
+ * from `snapshot()`; a detecting one returns {@link Snapshot}, narrowed on `asm.protocol`.
  */
 export interface OpenAIResponsesSnapshot {
   id: string;

@@ -59,6 +59,7 @@ export type {
   ResponseLike,
   ResponseUpdate,
   Snapshot,
+  SnapshotOf,
   StateUpdate,
   StreamAssemblerOptions,
   TextUpdate,

@@ -60,8 +60,9 @@ void input; void n; void stream;
     }
   }
   const snapshot: Snapshot = asm.snapshot();
-  // The snapshot is protocol-native: narrow it (Agent API has `output`, AG-UI `messages`).
-  const outputs: Message[] = "output" in snapshot ? snapshot.output : [];
+  // The snapshot is protocol-native: narrow it (Agent API has `sequence_number`, OpenAI
+  // Responses `model`, AG-UI `messages`), or pass `protocol` to get one type.
+  const outputs: Message[] = "sequence_number" in snapshot ? snapshot.output : [];
   if ("messages" in snapshot) {
     const ids: string[] = snapshot.messages.map((m) => m.id);
     const state: JsonValue = snapshot.state;

@@ -1,9 +1,10 @@
 // Node-only checks of the installed package itself: export conditions, package.json export,
-// and the TypeScript surface (consumer.ts, type-checked with the workspace's tsc).
+// and the TypeScript surface (consumer.ts and consumer-fetch.ts, type-checked with the
+// workspace's TypeScript 5.9 and 7, without and with the DOM lib and @types/node).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,13 +41,29 @@ test("the tarball ships the wasm and every entry", () => {
   }
 });
 
-// scripts/test.sh sets AGENTWIRE_TSC; without it this fails unless AGENTWIRE_ALLOW_SKIP=1.
+// scripts/test.sh sets AGENTWIRE_TSC (TypeScript 5.9), AGENTWIRE_TSC7 (the newest major) and
+// AGENTWIRE_ROOT (for @types/node); without them this fails unless AGENTWIRE_ALLOW_SKIP=1.
 const tscSkip = !process.env.AGENTWIRE_TSC && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_TSC is not set" : false;
-test("the TypeScript surface type-checks strictly", { skip: tscSkip }, () => {
-  assert.ok(process.env.AGENTWIRE_TSC, "AGENTWIRE_TSC is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)");
-  const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
-  const result = spawnSync(process.execPath, [process.env.AGENTWIRE_TSC, "--noEmit", "--strict",
-    "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
-    "--lib", "es2022,esnext.disposable", consumer], { encoding: "utf8", timeout: 60_000 });
-  assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
-});
+const compilers = [["TypeScript 5.9", process.env.AGENTWIRE_TSC], ["TypeScript 7", process.env.AGENTWIRE_TSC7]];
+const BASE = { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext" };
+const LIBS = {
+  // No DOM, no Node types: the surface stands alone.
+  plain: { lib: ["es2022", "esnext.disposable"], types: [] },
+  dom: { lib: ["es2022", "esnext.disposable", "dom", "dom.iterable", "dom.asynciterable"], types: [] },
+  node: { lib: ["es2022", "esnext.disposable"], types: ["node"] },
+};
+const CHECKS = [["consumer.ts", "plain"], ["consumer-fetch.ts", "dom"], ["consumer-fetch.ts", "node"]];
+for (const [version, tsc] of compilers) {
+  for (const [file, libs] of CHECKS) {
+    test(`the TypeScript surface type-checks strictly: ${file}, ${version}, ${libs} lib`, { skip: tscSkip }, () => {
+      assert.ok(tsc, `the ${version} compiler is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)`);
+      const dir = fileURLToPath(new URL(".", import.meta.url));
+      const options = { ...BASE, ...LIBS[libs] };
+      if (libs === "node") options.typeRoots = [`${process.env.AGENTWIRE_ROOT}/node_modules/@types`];
+      const config = `${dir}tsconfig.${file}.${libs}.json`;
+      writeFileSync(config, JSON.stringify({ compilerOptions: options, files: [file] }));
+      const result = spawnSync(process.execPath, [tsc, "-p", config], { encoding: "utf8", timeout: 120_000 });
+      assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+    });
+  }
+}
