@@ -113,14 +113,29 @@ await check("README worker example runs in workerd, in both protocols", async ()
   }
 });
 
-await check("README browser example renders the streamed text in Chromium", async () => {
+await check("README browser example renders each message and part, reasoning apart, in Chromium", async () => {
   const TYPES = { ".js": "text/javascript", ".wasm": "application/wasm" };
   const server = createServer(async (req, res) => {
     const path = new URL(req.url, "http://x").pathname;
     if (path === "/") return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">\n${blocks.browser}`);
     if (path === "/process" && req.method === "POST") {
       res.writeHead(200, { "content-type": ResponseBuilder.contentType("sse") });
-      return Readable.fromWeb(ResponseBuilder.fromText(["Hello", " browser", " <b>not bold</b>"])).pipe(res);
+      const body = ResponseBuilder.stream(async (rb) => {
+        const thinking = rb.message({ type: "reasoning" }).content("text");
+        thinking.delta("Thinking");
+        thinking.delta("…");
+        await rb.ready();
+        const call = rb.toolCall({ name: "lookup", callId: "c1" });
+        call.arguments('{"q":');
+        call.arguments('"x"}');
+        call.complete();
+        const answer = rb.message().content("text");
+        for (const token of ["Hello", " browser", " <b>not bold</b>"]) {
+          answer.delta(token);
+          await rb.ready();
+        }
+      });
+      return Readable.fromWeb(body).pipe(res);
     }
     const file = normalize(join(project, decodeURIComponent(path)));
     if (!file.startsWith(join(project, "node_modules"))) return res.writeHead(404).end();
@@ -145,14 +160,20 @@ await check("README browser example renders the streamed text in Chromium", asyn
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.waitForFunction(() => document.getElementById("answer")?.textContent.endsWith("</b>"), null, { timeout: 20_000 })
+    await page.waitForFunction(() => document.getElementById("outcome")?.textContent !== "", null, { timeout: 20_000 })
       .catch(() => {});
     const state = await page.evaluate(() => ({
-      text: document.getElementById("answer").textContent,
-      bold: document.querySelectorAll("#answer b").length,
+      bubbles: [...document.querySelectorAll("#chat > div")].map((d) => [d.className, [...d.children].map((c) => c.textContent)]),
+      bold: document.querySelectorAll("#chat b").length,
+      outcome: document.getElementById("outcome").textContent,
     }));
-    equal(state.text, "Hello browser <b>not bold</b>", `text (page errors: ${errors.join("; ")})`);
+    equal(JSON.stringify(state.bubbles), JSON.stringify([
+      ["message reasoning", ["Thinking…"]],
+      ["message function_call", ['{"call_id":"c1","name":"lookup","arguments":"{\\"q\\":\\"x\\"}"}']],
+      ["message message", ["Hello browser <b>not bold</b>"]],
+    ]), `messages and parts (page errors: ${errors.join("; ")})`);
     equal(state.bold, 0, "elements made from the text");
+    equal(state.outcome, "completed", "outcome");
   } finally {
     await context?.close();
     server.close();
