@@ -3,6 +3,7 @@
 // except that the Deno server's port 8787 becomes a free one.
 //   browser      the HTML page, served with the package and a POST /process, in headless Chromium
 //   node         the quick start, with node
+//   protocols    serving and reading AG-UI, OpenAI Responses and A2A, with node
 //   deno         the server, with deno run --allow-net --allow-read
 //   worker       the Worker, in workerd (miniflare), as Agent API and as OpenAI Responses
 //   vite-config  must be the config tests/vite/ builds and serves with
@@ -45,8 +46,15 @@ function equal(actual, expected, what) {
 const textOf = (snapshot) => snapshot.output.filter((m) => m.type === "message")
   .flatMap((m) => m.content.map((c) => c.text)).join("");
 
-await check("the README has the five tested examples", () => {
-  equal(Object.keys(blocks).sort().join(), "browser,deno,node,vite-config,worker", "tested blocks");
+await check("the README has the six tested examples", () => {
+  equal(Object.keys(blocks).sort().join(), "browser,deno,node,protocols,vite-config,worker", "tested blocks");
+});
+
+await check("README protocols example serves and reads AG-UI, OpenAI Responses and A2A", () => {
+  const file = join(project, "readme-protocols.mjs");
+  writeFileSync(file, blocks.protocols);
+  const r = spawnSync(process.execPath, [file], { cwd: project, encoding: "utf8", timeout: 30_000 });
+  equal(r.stdout.trim(), "Hi\nHi\nHi", `stdout (stderr: ${r.stderr})`);
 });
 
 await check("README node example prints the assembled text", () => {
