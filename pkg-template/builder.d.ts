@@ -1,3 +1,4 @@
+import type { ReadableStreamOut } from "./translate.js";
 import type { JsonObject, JsonValue, Role } from "./agentwire.js";
 import type { Protocol } from "./assembler.js";
 
@@ -202,7 +203,7 @@ export declare class ResponseBuilder {
    * `failed` event (code `AGENT_ERROR`, the thrown message).
    * @throws {AgentwireError} `INVALID_OPTION` for bad options or a non-iterable `tokens`.
    */
-  static fromText(tokens: Iterable<string> | AsyncIterable<string>, options?: FromTextOptions): ReadableStream<Uint8Array>;
+  static fromText(tokens: Iterable<string> | AsyncIterable<string>, options?: FromTextOptions): ReadableStreamOut;
   /**
    * Runs `produce(rb, { signal })` and streams every frame it emits as it is emitted.
    * - Backpressure: `produce` starts when the stream is first pulled; `await rb.ready()`
@@ -214,7 +215,7 @@ export declare class ResponseBuilder {
    *   call throws `FINISHED`, so the producer stops at its next call.
    * @throws {AgentwireError} `INVALID_OPTION` for bad options.
    */
-  static stream(produce: Producer, options?: StreamOptions): ReadableStream<Uint8Array>;
+  static stream(produce: Producer, options?: StreamOptions): ReadableStreamOut;
 }
 
 /** A message of a {@link ResponseBuilder}, made by {@link ResponseBuilder.message}. */

@@ -1,9 +1,11 @@
 import type { Body, Chunk, Protocol, ReadableStreamLike, Warning } from "./assembler.js";
 
-/** The runtime's `ReadableStream` where its types are loaded (DOM, Workers, Deno), else the part agentwire relies on. */
-export type ReadableStreamOut = typeof globalThis extends { ReadableStream: new (...args: never[]) => infer R }
-  ? R
-  : ReadableStreamLike<Uint8Array>;
+/**
+ * A stream of bytes agentwire returns: the runtime's `ReadableStream<Uint8Array>` where its types
+ * are loaded (DOM, Node, Workers, Deno: a `Response` body), and at least the part agentwire
+ * relies on where none are.
+ */
+export type ReadableStreamOut = ReadableStream<Uint8Array> & ReadableStreamLike<Uint8Array>;
 
 /** Options of {@link translate} and {@link Translator}. Unknown keys throw `INVALID_OPTION`. */
 export interface TranslateOptions {

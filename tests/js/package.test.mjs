@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +63,62 @@ for (const [version, tsc] of compilers) {
       const config = `${dir}tsconfig.${file}.${libs}.json`;
       writeFileSync(config, JSON.stringify({ compilerOptions: options, files: [file] }));
       const result = spawnSync(process.execPath, [tsc, "-p", config], { encoding: "utf8", timeout: 120_000 });
+      assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+    });
+  }
+}
+
+// Every JavaScript block of the package README (and the module script of its HTML page),
+// type-checked as a TypeScript user who pastes it gets it checked: `checkJs` with `strict`, except
+// what JavaScript cannot write (parameter types, catch-variable types) or what a snippet leaves
+// to its page (elements it knows exist). Fragments get the few names they assume (a `res`, a
+// `render`, a `model`) from readme-globals.d.ts. Browser code is checked with the DOM lib only.
+const README_GLOBALS = `
+declare const res: Response;
+declare const req: Request;
+declare const input: import("agentwire").Message[];
+declare function render(update: import("agentwire").Update): void;
+declare function model(request: import("agentwire").AgentRequest, options: { signal: AbortSignal }): AsyncIterable<string>;
+declare const StreamAssembler: typeof import("agentwire").StreamAssembler;
+declare const parseRequest: typeof import("agentwire").parseRequest;
+declare const Deno: { serve(options: { hostname: string; port: number }, handler: (request: Request) => Response | Promise<Response>): unknown };
+`;
+function readmeBlocks() {
+  const readme = readFileSync(`${dirname(require.resolve("agentwire/package.json"))}/README.md`, "utf8");
+  const blocks = [];
+  for (const [i, m] of [...readme.matchAll(/```(\w+)\n([\s\S]*?)\n```/g)].entries()) {
+    const [, lang, code] = m;
+    if (lang === "html") {
+      const script = code.match(/<script type="module">\n([\s\S]*?)<\/script>/);
+      if (script) blocks.push({ name: `block-${i}.mjs`, code: script[1], browser: true });
+    } else if (lang === "js") {
+      blocks.push({ name: `block-${i}.mjs`, code, browser: false });
+    }
+  }
+  assert.ok(blocks.length >= 10, `only ${blocks.length} README blocks`);
+  return blocks;
+}
+for (const [version, tsc] of compilers) {
+  for (const libs of ["dom", "node"]) {
+    test(`every README code block type-checks: ${version}, ${libs} lib`, { skip: tscSkip }, () => {
+      assert.ok(tsc, `the ${version} compiler is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)`);
+      const dir = fileURLToPath(new URL(`./readme-ts-${libs}/`, import.meta.url));
+      mkdirSync(dir, { recursive: true });
+      const files = ["readme-globals.d.ts"];
+      writeFileSync(`${dir}readme-globals.d.ts`, README_GLOBALS);
+      for (const block of readmeBlocks()) {
+        if (block.browser && libs !== "dom") continue;
+        // `export {}`: each block is a module of its own, as its file would be.
+        writeFileSync(`${dir}${block.name}`, `${block.code}\nexport {};\n`);
+        files.push(block.name);
+      }
+      const options = {
+        ...BASE, ...LIBS[libs], allowJs: true, checkJs: true,
+        noImplicitAny: false, useUnknownInCatchVariables: false, strictNullChecks: false,
+      };
+      if (libs === "node") options.typeRoots = [`${process.env.AGENTWIRE_ROOT}/node_modules/@types`];
+      writeFileSync(`${dir}tsconfig.json`, JSON.stringify({ compilerOptions: options, files }));
+      const result = spawnSync(process.execPath, [tsc, "-p", `${dir}tsconfig.json`], { encoding: "utf8", timeout: 120_000 });
       assert.strictEqual(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
     });
   }
