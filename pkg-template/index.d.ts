@@ -17,6 +17,8 @@ export { Translator, translate } from "./translate.js";
 export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
+export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
+export type { A2aUserMessage, OpenAIResponsesInputItem, Turn } from "./conversation.js";
 export type {
   CompletedOptions,
   ContentType,

@@ -7,6 +7,7 @@ export { AgentwireError } from "./values.js";
 export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
+export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 
 export function parseRequest(json) {
   return call("parseRequest", textOf(json, "parseRequest"));

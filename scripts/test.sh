@@ -73,7 +73,10 @@ suite_reference() {
     run bash scripts/reference/check_builder.sh &&
     run bash scripts/reference/check_adapters.sh &&
     run bash scripts/reference/check_agui.sh &&
-    run bash scripts/reference/check_builder_js.sh
+    run bash scripts/reference/check_builder_js.sh &&
+    # Three chat turns with a live reference server (uvicorn), histories made by nextTurn.
+    run bash scripts/build.sh >/dev/null &&
+    run .venv/bin/python scripts/reference/three_turns.py pkg
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped

@@ -30,7 +30,8 @@ test("the tarball ships the wasm and every entry", () => {
   const dir = dirname(require.resolve("agentwire/package.json"));
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "deno.js",
+    "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "conversation.d.ts",
+    "conversation.js", "deno.js",
     "index.d.ts", "index.js", "instance.js", "lite", "node.js", "package.json", "translate.d.ts", "translate.js",
     "values.js", "workerd.js"]);
   assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",

@@ -1,0 +1,56 @@
+import type { AgentRequest, Message } from "./agentwire.js";
+import type { AgentApiSnapshot, AgUiMessage, AgUiSnapshot, OpenAIResponsesItem, OpenAIResponsesSnapshot } from "./assembler.js";
+
+/** A user message of the A2A protocol (`message/send` / `message/stream` params' `message`). */
+export interface A2aUserMessage {
+  kind: "message";
+  role: "user";
+  messageId: string;
+  parts: Array<{ kind: string; [field: string]: unknown }>;
+  /** The conversation (the previous run's `session_id`). */
+  contextId?: string;
+  /** The task, while it waits for input (the previous run's `id`, outcome `incomplete`). */
+  taskId?: string;
+  [field: string]: unknown;
+}
+
+/** A Responses input item: the previous output items, and the user's message. */
+export type OpenAIResponsesInputItem =
+  | OpenAIResponsesItem
+  | { role: "user" | "system" | "developer" | "assistant"; content: string | Array<{ type: string; [field: string]: unknown }> };
+
+/** What {@link nextTurn} takes: what the last request sent, the finished run, the user's turn. */
+export interface Turn<H, S, U> {
+  /** What the last request sent (Agent API `input`, AG-UI `messages`, Responses `input`). */
+  history?: H[];
+  /** The finished run's snapshot (`StreamAssembler.collect` or `snapshot()` after `finish()`). */
+  snapshot: S;
+  /** The user's new message: its text, or a message of the protocol. */
+  user: string | U;
+}
+
+/**
+ * The next request's history: `history`, the run's messages from its snapshot, then the user's
+ * new message. AG-UI: the run's messages replace sent ones with the same id. A2A: the next
+ * `message`, in the run's context (and its task while the task waits for input).
+ */
+export function nextTurn(protocol: "agent-api", turn: Turn<Message, AgentApiSnapshot, Message>): Message[];
+export function nextTurn(protocol: "ag-ui", turn: Turn<AgUiMessage, AgUiSnapshot, AgUiMessage>): AgUiMessage[];
+export function nextTurn(
+  protocol: "openai-responses", turn: Turn<OpenAIResponsesInputItem, OpenAIResponsesSnapshot, OpenAIResponsesInputItem>,
+): OpenAIResponsesInputItem[];
+export function nextTurn(protocol: "a2a", turn: Omit<Turn<never, AgentApiSnapshot, A2aUserMessage>, "history">): A2aUserMessage;
+
+/**
+ * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI
+ * encoding of the same run: text and refusal parts joined into `content`, reasoning as a
+ * `reasoning` message, a tool call as an assistant message with `toolCalls`, its output as a
+ * `tool` message. Parts AG-UI messages cannot hold (images, files) are left out.
+ */
+export function toAgUiMessages(messages: readonly Message[]): AgUiMessage[];
+
+/**
+ * AG-UI messages as Agent API messages, as the reference's AG-UI adapter reads a
+ * `RunAgentInput`'s messages (tool calls and tool results included).
+ */
+export function fromAgUiMessages(messages: readonly AgUiMessage[]): AgentRequest["input"];
