@@ -14,6 +14,19 @@ export interface A2aUserMessage {
   [field: string]: unknown;
 }
 
+/**
+ * A message as a request's `input` carries it: what a client writes (`role`, `type`, `content`);
+ * the reference fills in the rest.
+ */
+export interface AgentApiInputMessage {
+  role?: "user" | "assistant" | "system" | "tool" | null;
+  type?: string;
+  content?: Array<{ type: string; [field: string]: unknown }> | null;
+  [field: string]: unknown;
+}
+/** A message of an Agent API history: one a client wrote, or one a run produced. */
+export type AgentApiInput = AgentApiInputMessage | Message;
+
 /** A Responses input item: the previous output items, and the user's message. */
 export type OpenAIResponsesInputItem =
   | OpenAIResponsesItem
@@ -23,8 +36,8 @@ export type OpenAIResponsesInputItem =
 export interface Turn<H, S, U> {
   /** What the last request sent (Agent API `input`, AG-UI `messages`, Responses `input`). */
   history?: H[];
-  /** The finished run's snapshot (`StreamAssembler.collect` or `snapshot()` after `finish()`). */
-  snapshot: S;
+  /** The finished run's snapshot (`StreamAssembler.collect`, or `snapshot()` after `finish()`); none for the first turn. */
+  snapshot?: S;
   /** The user's new message: its text, or a message of the protocol. */
   user: string | U;
 }
@@ -34,12 +47,12 @@ export interface Turn<H, S, U> {
  * new message. AG-UI: the run's messages replace sent ones with the same id. A2A: the next
  * `message`, in the run's context (and its task while the task waits for input).
  */
-export function nextTurn(protocol: "agent-api", turn: Turn<Message, AgentApiSnapshot, Message>): Message[];
+export function nextTurn(protocol: "agent-api", turn: Turn<AgentApiInput, AgentApiSnapshot, AgentApiInput>): AgentApiInput[];
 export function nextTurn(protocol: "ag-ui", turn: Turn<AgUiMessage, AgUiSnapshot, AgUiMessage>): AgUiMessage[];
 export function nextTurn(
   protocol: "openai-responses", turn: Turn<OpenAIResponsesInputItem, OpenAIResponsesSnapshot, OpenAIResponsesInputItem>,
 ): OpenAIResponsesInputItem[];
-export function nextTurn(protocol: "a2a", turn: Omit<Turn<never, AgentApiSnapshot, A2aUserMessage>, "history">): A2aUserMessage;
+export function nextTurn(protocol: "a2a", turn: Omit<Turn<never, AgentApiSnapshot, Partial<A2aUserMessage>>, "history">): A2aUserMessage;
 
 /**
  * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI
@@ -47,7 +60,7 @@ export function nextTurn(protocol: "a2a", turn: Omit<Turn<never, AgentApiSnapsho
  * `reasoning` message, a tool call as an assistant message with `toolCalls`, its output as a
  * `tool` message. Parts AG-UI messages cannot hold (images, files) are left out.
  */
-export function toAgUiMessages(messages: readonly Message[]): AgUiMessage[];
+export function toAgUiMessages(messages: readonly AgentApiInput[]): AgUiMessage[];
 
 /**
  * AG-UI messages as Agent API messages, as the reference's AG-UI adapter reads a

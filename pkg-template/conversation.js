@@ -35,7 +35,7 @@ function userText(user, what) {
 
 /**
  * The next request's history in `protocol`: `history` (what the last request sent), the run's
- * messages from its finished `snapshot`, then the user's new message (`user`: its text, or a
+ * messages from its finished `snapshot` (none for the first turn), then the user's new message (`user`: its text, or a
  * message object of the protocol). For A2A: the next `message` (in the task's context, and in
  * the task itself while it waits for input).
  */
@@ -47,7 +47,9 @@ function next(protocol, { history = [], snapshot, user }) {
   if (!PROTOCOLS.includes(protocol)) {
     throw agentwireError("INVALID_OPTION", `nextTurn: protocol must be one of ${PROTOCOLS.join(", ")}`, "protocol");
   }
-  if (snapshot === null || typeof snapshot !== "object") {
+  // The first turn has no run before it.
+  snapshot ??= {};
+  if (typeof snapshot !== "object") {
     throw agentwireError("INVALID_OPTION", "nextTurn: snapshot must be a StreamAssembler snapshot", "snapshot");
   }
   if (!Array.isArray(history)) throw agentwireError("INVALID_OPTION", "nextTurn: history must be an array", "history");

@@ -18,7 +18,7 @@ export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
-export type { A2aUserMessage, OpenAIResponsesInputItem, Turn } from "./conversation.js";
+export type { A2aUserMessage, AgentApiInput, AgentApiInputMessage, OpenAIResponsesInputItem, Turn } from "./conversation.js";
 export type {
   CompletedOptions,
   ContentType,

@@ -11,8 +11,8 @@ for (const [name, run] of Object.entries(cases)) {
 
 test("the package exports exactly the public API", () => {
   assert.deepStrictEqual(Object.keys(api).sort(), ["AgentwireError", "ContentBuilder", "MessageBuilder", "ResponseBuilder",
-    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aRequest", "agUiRequest", "parseEvent", "parseRequest",
-    "translate", "wasmMemoryBytes"]);
+    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aRequest", "agUiRequest", "fromAgUiMessages", "nextTurn",
+    "parseEvent", "parseRequest", "toAgUiMessages", "translate", "wasmMemoryBytes"]);
 });
 
 test("the runtime loads its own entry (export condition)", () => {
