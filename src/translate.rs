@@ -253,7 +253,13 @@ impl Translator {
             }
         };
         response.failed(error);
-        encode_event(&mut self.target, Event::Response(response), &mut out)?;
+        let saved = out.len();
+        if let Err(e) = encode_event(&mut self.target, Event::Response(response), &mut out) {
+            // The bytes translated before stay for the next call; no half-written event.
+            out.truncate(saved);
+            self.unsent = out;
+            return Err(e);
+        }
         Ok(out)
     }
 

@@ -40,7 +40,11 @@ pub(crate) fn int(out: &mut Vec<u8>, n: i64) {
     if n < 0 {
         out.push(b'-');
     }
-    let mut n = n.unsigned_abs();
+    uint(out, n.unsigned_abs());
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn uint(out: &mut Vec<u8>, mut n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     while i > 0 {

@@ -12,8 +12,9 @@
 pub(crate) mod track;
 
 use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Serializer};
+use serde_json::ser::Serializer;
 
+use crate::codec::write::{string, uint};
 use crate::codec::Format;
 use crate::protocol::json::{PydanticFormatter, Wire};
 use crate::protocol::{AgentResponse, Content, ContentType, Event, JsonMap, JsonOptions, Message};
@@ -244,7 +245,7 @@ impl AgentApiEncoder {
             out.extend_from_slice(b"data: ");
         }
         out.extend_from_slice(b"{\"sequence_number\":");
-        push_u64(out, seq);
+        uint(out, seq);
         out.extend_from_slice(b",\"object\":\"content\",\"status\":\"in_progress\",");
         if !self.json.omits_nulls() {
             out.extend_from_slice(b"\"error\":null,");
@@ -252,14 +253,14 @@ impl AgentApiEncoder {
         out.extend_from_slice(b"\"type\":\"");
         out.extend_from_slice(content_type.as_str().as_bytes());
         out.extend_from_slice(b"\",\"index\":");
-        push_u64(out, u64::from(index));
+        uint(out, u64::from(index));
         out.extend_from_slice(b",\"delta\":true,\"msg_id\":");
-        push_str(out, msg_id);
+        string(out, msg_id);
         out.extend_from_slice(b",\"");
         out.extend_from_slice(payload_key(content_type).as_bytes());
         out.extend_from_slice(b"\":");
         match payload {
-            Payload::Text(t) => push_str(out, t),
+            Payload::Text(t) => string(out, t),
             Payload::Data(d) => {
                 let mut ser = Serializer::with_formatter(&mut *out, PydanticFormatter);
                 // A map of strings to JSON values always serialises into a Vec.
@@ -329,30 +330,6 @@ impl Encoder for AgentApiEncoder {
     }
 }
 
-/// Appends `n` in decimal.
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(buf.get(i..).unwrap_or_default());
-}
-
-/// Appends `s` as a JSON string, escaped exactly as the protocol module (and pydantic) escape.
-fn push_str(out: &mut Vec<u8>, s: &str) {
-    out.reserve(s.len() + 2);
-    // Writing into a Vec cannot fail.
-    let _ = s.serialize(&mut Serializer::with_formatter(&mut *out, CompactFormatter));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,7 +369,7 @@ mod tests {
     fn u64_digits() {
         for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
             let mut out = Vec::new();
-            push_u64(&mut out, n);
+            uint(&mut out, n);
             assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
         }
     }
