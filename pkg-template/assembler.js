@@ -3,7 +3,7 @@
 // mirror (parsed arguments kept up to date in O(new bytes) per read), free()/dispose, and the
 // guard of every call into wasm (instance.js: a trap loses the instance, not the process).
 import { failure, instance, lostError, release } from "./instance.js";
-import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
+import { agentwireError, chunkOf, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 
@@ -88,7 +88,6 @@ export class StreamAssembler {
       if (NodeBuffer !== null) this.#core.useUtf16(true);
       this.#outbox = this.#core.outbox >>> 2;
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -164,7 +163,6 @@ export class StreamAssembler {
       }
       return this.#pushBytes(core, input);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -209,7 +207,6 @@ export class StreamAssembler {
       this.#inputSize = 0;
       return before.length === 0 ? updates : [...before, ...updates];
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -221,7 +218,6 @@ export class StreamAssembler {
     try {
       return method === "snapshot" ? core.snapshot() : core[method];
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -249,7 +245,6 @@ export class StreamAssembler {
     try {
       result = core.toolCallChanges();
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
     if (result === null) return this.#list;

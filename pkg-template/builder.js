@@ -3,7 +3,7 @@
 // after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
 import { failure, instance, lostError, release } from "./instance.js";
-import { agentwireError, ERROR_NAME, errorInfoText, objectText, optionsText } from "./values.js";
+import { agentwireError, errorInfoText, objectText, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 // Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
@@ -30,7 +30,6 @@ function use(run, f) {
   try {
     return f(core);
   } catch (error) {
-    if (error?.name !== ERROR_NAME) { run.inst.cause ??= error; run.inst.lost = true; }
     throw failure(run.inst, error);
   }
 }
@@ -73,7 +72,6 @@ export class ResponseBuilder {
     try {
       core = new inst.exports.ResponseBuilderCore(text);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
     this.#run = newRun(inst, core);
@@ -164,7 +162,6 @@ export class ResponseBuilder {
     try {
       return inst.exports.ResponseBuilderCore.contentType(format);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -340,7 +337,6 @@ class ChildBuilder {
     try {
       return f(core);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -413,7 +409,6 @@ export class ContentBuilder extends ChildBuilder {
     try {
       bytes = json === undefined ? core.deltaText(value) : core.deltaJson(json);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { run.inst.cause ??= error; run.inst.lost = true; }
       throw failure(run.inst, error);
     }
     const sink = run.sink;

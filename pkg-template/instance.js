@@ -86,7 +86,6 @@ export function call(name, arg) {
   try {
     return inst.exports[name](arg);
   } catch (error) {
-    if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
     throw failure(inst, error);
   }
 }

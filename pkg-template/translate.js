@@ -23,7 +23,6 @@ export class Translator {
     try {
       this.#core = new inst.exports.TranslatorCore(text);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
@@ -43,7 +42,6 @@ export class Translator {
     try {
       return f(core);
     } catch (error) {
-      if (error?.name !== ERROR_NAME) { inst.cause ??= error; inst.lost = true; }
       throw failure(inst, error);
     }
   }
