@@ -147,13 +147,6 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
 
 // ----- ResponseBuilder -----------------------------------------------------------------------
 
-/// The `protocol` values the builder accepts by name, and whether this version emits them.
-const BUILDER_PROTOCOLS: &[(&str, bool)] = &[
-    ("agent-api", true),
-    ("ag-ui", true),
-    ("openai-responses", true),
-];
-
 /// Absent or `null` → `None`, a string → `Some`, anything else → `INVALID_OPTION` on `key`.
 fn opt_string(bag: &Bag, key: &str, what: &str) -> Result<Option<String>> {
     match bag.get(key) {
@@ -251,22 +244,15 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     }
     options = options.format(builder_format(bag.get("format"))?);
     if let Some(name) = opt_string(&bag, "protocol", WHAT)? {
-        match BUILDER_PROTOCOLS.iter().find(|(n, _)| *n == name) {
-            Some((_, true)) => {
-                options = options.protocol(Protocol::from_name(&name).unwrap_or(Protocol::AgentApi));
+        // The protocols the builder writes natively (A2A is reached through `translate`).
+        match Protocol::from_name(&name) {
+            Some(p @ (Protocol::AgentApi | Protocol::AgUi | Protocol::OpenAiResponses)) => {
+                options = options.protocol(p);
             }
-            Some((_, false)) => {
-                return Err(invalid(format!(
-                    "protocol \"{name}\" is not available in this version of ResponseBuilder; use \"agent-api\""
-                ))
-                .with_field("protocol"))
-            }
-            None => {
-                return Err(invalid(format!(
-                    "protocol must be \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{name}\""
-                ))
-                .with_field("protocol"))
-            }
+            _ => return Err(invalid(format!(
+                "protocol must be \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{name}\""
+            ))
+            .with_field("protocol")),
         }
     }
     if let Some(id) = opt_string(&bag, "threadId", WHAT)? {
