@@ -4,12 +4,13 @@
 //! refusal, failure, cancellation), each translated from the Agent API.
 //!
 //! Usage: `cargo run --example adapter_scenarios -- OUT_DIR` writes `OUT_DIR/<name>.a2a.sse`
-//! and `OUT_DIR/<name>.responses.sse`.
+//! (A2A 0.3), `OUT_DIR/<name>.a2a1.sse` (A2A 1.0) and `OUT_DIR/<name>.responses.sse`.
 
 use std::error::Error as StdError;
 use std::fs;
 use std::path::Path;
 
+use agentwire::a2a::A2aVersion;
 use agentwire::assembler::Protocol;
 use agentwire::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ResponseBuilder, ToolCallOptions, ToolKind,
@@ -61,8 +62,34 @@ fn run(end: &str) -> Res<Vec<u8>> {
     Ok(out)
 }
 
+/// A run whose answer carries an image, a file by URL, a file by bytes, audio and data.
+fn media() -> Vec<u8> {
+    let parts = serde_json::json!([
+        {"object": "content", "type": "text", "index": 0, "text": "Here:", "status": "completed"},
+        {"object": "content", "type": "image", "index": 1, "image_url": "https://example.com/a.png", "status": "completed"},
+        {"object": "content", "type": "file", "index": 2, "file_url": "https://example.com/r.pdf", "filename": "r.pdf", "status": "completed"},
+        {"object": "content", "type": "file", "index": 3, "file_data": "aGVsbG8=", "filename": "h.txt", "status": "completed"},
+        {"object": "content", "type": "audio", "index": 4, "data": "https://example.com/s.mp3", "format": "mp3", "status": "completed"},
+        {"object": "content", "type": "data", "index": 5, "data": {"k": [1, 2]}, "status": "completed"},
+    ]);
+    let events = [
+        serde_json::json!({"sequence_number": 0, "object": "response", "id": "resp_media", "status": "created", "session_id": "ctx_m"}),
+        serde_json::json!({"sequence_number": 1, "object": "message", "id": "msg_media", "type": "message", "role": "assistant", "status": "completed", "content": parts}),
+        serde_json::json!({"sequence_number": 2, "object": "response", "id": "resp_media", "status": "completed", "session_id": "ctx_m"}),
+    ];
+    events
+        .iter()
+        .map(|e| format!("data: {e}\n\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
 fn translate(input: &[u8], to: Protocol) -> Res<Vec<u8>> {
-    let options = TranslateOptions::new().with_rpc_id(serde_json::json!("req-1"));
+    translate_with(input, to, TranslateOptions::new())
+}
+
+fn translate_with(input: &[u8], to: Protocol, options: TranslateOptions) -> Res<Vec<u8>> {
+    let options = options.with_rpc_id(serde_json::json!("req-1"));
     let mut t = Translator::with_options(Protocol::AgentApi, to, options)?;
     let mut out = t.push(input)?;
     out.extend(t.finish()?);
@@ -88,10 +115,19 @@ fn main() -> Res<()> {
     for end in ["completed", "failed", "canceled"] {
         inputs.push((format!("builder_{end}"), run(end)?));
     }
+    inputs.push(("media".to_owned(), media()));
     for (name, input) in &inputs {
         fs::write(
             out_dir.join(format!("{name}.a2a.sse")),
             translate(input, Protocol::A2a)?,
+        )?;
+        fs::write(
+            out_dir.join(format!("{name}.a2a1.sse")),
+            translate_with(
+                input,
+                Protocol::A2a,
+                TranslateOptions::new().with_a2a_version(A2aVersion::V1_0),
+            )?,
         )?;
         fs::write(
             out_dir.join(format!("{name}.responses.sse")),

@@ -64,6 +64,14 @@ if [ -z "${SKIP_PYTHON:-}" ]; then
     .venv/bin/pip install -q --disable-pip-version-check -r scripts/reference/requirements.txt
     echo "$REQ_SUM" > .venv/.agentwire-req
   fi
+  # a2a-sdk 1.x (A2A 1.0) in a virtualenv of its own: the reference pins a2a-sdk < 1.0.
+  A2A1_SUM=$(sha256sum scripts/reference/requirements-a2a1.txt | cut -d' ' -f1)
+  if [ "$(cat .venv-a2a1/.agentwire-req 2>/dev/null || true)" != "$A2A1_SUM" ]; then
+    log "creating the a2a-sdk 1.x virtualenv (.venv-a2a1)"
+    python3 -m venv .venv-a2a1
+    .venv-a2a1/bin/pip install -q --disable-pip-version-check -r scripts/reference/requirements-a2a1.txt
+    echo "$A2A1_SUM" > .venv-a2a1/.agentwire-req
+  fi
 fi
 
 log "ready: $(wasm-bindgen --version), wasm-opt $(node_modules/.bin/wasm-opt --version | cut -d' ' -f3), $(node_modules/.bin/deno --version | head -1)"

@@ -11,7 +11,7 @@ use crate::protocol::{
 use crate::{Error, ErrorCode, Result};
 use crate::{Protocol, Warning, WarningCode};
 
-use crate::a2a::{A2aDecoder, A2aEncoder};
+use crate::a2a::{A2aDecoder, A2aEncoder, A2aVersion};
 use crate::responses::{ResponsesDecoder, ResponsesEncoder};
 
 /// The most warnings a translator keeps.
@@ -146,7 +146,9 @@ impl Translator {
             Protocol::OpenAiResponses => {
                 Target::Responses(ResponsesEncoder::sse().with_model(options.model))
             }
-            Protocol::A2a => Target::A2a(A2aEncoder::new(options.rpc_id)),
+            Protocol::A2a => {
+                Target::A2a(A2aEncoder::new(options.rpc_id).with_version(options.a2a_version))
+            }
             Protocol::AgUi => {
                 let mut enc = AgUiEncoder::sse();
                 if let Some(id) = options.thread_id {
@@ -282,6 +284,7 @@ pub struct TranslateOptions {
     limits: Limits,
     thread_id: Option<String>,
     run_id: Option<String>,
+    a2a_version: A2aVersion,
 }
 
 impl TranslateOptions {
@@ -301,6 +304,13 @@ impl TranslateOptions {
     #[must_use]
     pub fn with_rpc_id(mut self, id: serde_json::Value) -> Self {
         self.rpc_id = id;
+        self
+    }
+
+    /// The A2A version A2A output is written in (default 0.3).
+    #[must_use]
+    pub fn with_a2a_version(mut self, version: A2aVersion) -> Self {
+        self.a2a_version = version;
         self
     }
 

@@ -36,6 +36,20 @@ struct PartState {
     announced: bool,
 }
 
+/// The A2A protocol version an [`A2aEncoder`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum A2aVersion {
+    /// A2A 0.3 (`message/stream`): results with `kind`, `final` on status updates, lowercase
+    /// states, `TextPart` / `DataPart` / `FilePart`.
+    #[default]
+    V0_3,
+    /// A2A 1.0 (`SendStreamingMessage`): each result a `StreamResponse` (`task`, `statusUpdate`,
+    /// `artifactUpdate`), `TASK_STATE_*` and `ROLE_*` enums, flattened parts, fields at their
+    /// default value left out, and no `final`: the stream ends after the terminal state.
+    V1_0,
+}
+
 /// Encodes Agent API events as A2A `message/stream` results (the mapping is documented at the
 /// top of `src/a2a/mod.rs`).
 ///
@@ -61,6 +75,7 @@ struct PartState {
 /// ```
 #[derive(Debug)]
 pub struct A2aEncoder {
+    version: A2aVersion,
     format: Format,
     rpc_id: Value,
     task_id: Option<String>,
@@ -74,6 +89,7 @@ impl A2aEncoder {
     /// An SSE encoder answering the JSON-RPC request `rpc_id` (a string, a number or null).
     pub fn new(rpc_id: Value) -> Self {
         A2aEncoder {
+            version: A2aVersion::V0_3,
             format: Format::Sse,
             rpc_id,
             task_id: None,
@@ -82,6 +98,13 @@ impl A2aEncoder {
             ended: false,
             artifacts: Table::default(),
         }
+    }
+
+    /// The same encoder writing A2A `version` (0.3 by default).
+    #[must_use]
+    pub fn with_version(mut self, version: A2aVersion) -> Self {
+        self.version = version;
+        self
     }
 
     /// The same encoder writing `format` (SSE or NDJSON).
@@ -95,28 +118,71 @@ impl A2aEncoder {
         Ok(self)
     }
 
-    /// Starts a result: the framing, `{"jsonrpc":"2.0","id":…,"result":{"kind":"<kind>"`, and
-    /// `,"taskId":…,"contextId":…` unless it is the task itself. The caller writes the other
-    /// fields and calls [`A2aEncoder::end`].
+    /// Starts a result: the framing, `{"jsonrpc":"2.0","id":…,"result":`, the result's head
+    /// (0.3: `{"kind":"<kind>"`; 1.0: `{"<member>":{` of the `StreamResponse`), and its task id
+    /// (`id` for the task itself, else `taskId`) and `contextId`. `kind` is the 0.3 kind. The
+    /// caller writes the other fields and calls [`A2aEncoder::end`].
     fn begin(&self, out: &mut Vec<u8>, kind: &str) {
         frame_start(out, self.format);
         raw(out, "{\"jsonrpc\":\"2.0\",\"id\":");
         value(out, &self.rpc_id);
-        raw(out, ",\"result\":{\"kind\":\"");
-        raw(out, kind);
-        let task = self.task_id.as_deref().unwrap_or("");
-        if kind == "task" {
-            raw(out, "\",\"id\":");
-        } else {
-            raw(out, "\",\"taskId\":");
+        match self.version {
+            A2aVersion::V0_3 => {
+                raw(out, ",\"result\":{\"kind\":\"");
+                raw(out, kind);
+                raw(out, "\",");
+            }
+            A2aVersion::V1_0 => {
+                raw(out, ",\"result\":{\"");
+                raw(
+                    out,
+                    match kind {
+                        "task" => "task",
+                        "status-update" => "statusUpdate",
+                        _ => "artifactUpdate",
+                    },
+                );
+                raw(out, "\":{");
+            }
         }
+        let task = self.task_id.as_deref().unwrap_or("");
+        raw(
+            out,
+            if kind == "task" {
+                "\"id\":"
+            } else {
+                "\"taskId\":"
+            },
+        );
         string(out, task);
         raw(out, ",\"contextId\":");
         string(out, self.context_id.as_deref().unwrap_or(task));
     }
 
     fn end(&self, out: &mut Vec<u8>) {
-        frame_end(out, self.format, "}}");
+        let close = match self.version {
+            A2aVersion::V0_3 => "}}",
+            A2aVersion::V1_0 => "}}}",
+        };
+        frame_end(out, self.format, close);
+    }
+
+    /// A task state as this version spells it (given in 0.3's spelling).
+    fn state(&self, state: &'static str) -> &'static str {
+        if self.version == A2aVersion::V0_3 {
+            return state;
+        }
+        match state {
+            "submitted" => "TASK_STATE_SUBMITTED",
+            "working" => "TASK_STATE_WORKING",
+            "completed" => "TASK_STATE_COMPLETED",
+            "failed" => "TASK_STATE_FAILED",
+            "canceled" => "TASK_STATE_CANCELED",
+            "rejected" => "TASK_STATE_REJECTED",
+            "input-required" => "TASK_STATE_INPUT_REQUIRED",
+            "auth-required" => "TASK_STATE_AUTH_REQUIRED",
+            _ => "TASK_STATE_UNSPECIFIED",
+        }
     }
 
     fn ensure_task(&mut self, out: &mut Vec<u8>) -> Result<()> {
@@ -128,32 +194,50 @@ impl A2aEncoder {
         }
         self.started = true;
         self.begin(out, "task");
-        raw(out, ",\"status\":{\"state\":\"submitted\"}");
+        raw(out, ",\"status\":{\"state\":\"");
+        raw(out, self.state("submitted"));
+        raw(out, "\"}");
         self.end(out);
         Ok(())
     }
 
-    fn status(&self, out: &mut Vec<u8>, state: &str, r: &AgentResponse, last: bool) {
+    fn status(&self, out: &mut Vec<u8>, state: &'static str, r: &AgentResponse, last: bool) {
+        let v1 = self.version == A2aVersion::V1_0;
         self.begin(out, "status-update");
         raw(out, ",\"status\":{\"state\":\"");
-        raw(out, state);
+        raw(out, self.state(state));
         raw(out, "\"");
         if let Some(e) = &r.error {
-            raw(out, ",\"message\":{\"kind\":\"message\",\"messageId\":");
+            raw(
+                out,
+                if v1 {
+                    ",\"message\":{\"messageId\":"
+                } else {
+                    ",\"message\":{\"kind\":\"message\",\"messageId\":"
+                },
+            );
             let mut id = self.task_id.clone().unwrap_or_default();
             id.push_str("-error");
             string(out, &id);
             raw(
                 out,
-                ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":",
+                if v1 {
+                    ",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":"
+                } else {
+                    ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":"
+                },
             );
             string(out, &e.message);
             raw(out, "}],\"metadata\":{\"code\":");
             string(out, &e.code);
             raw(out, "}}");
         }
-        raw(out, "},\"final\":");
-        bool(out, last);
+        raw(out, "}");
+        // 1.0 has no `final`: the stream's end ends the task's updates.
+        if !v1 {
+            raw(out, ",\"final\":");
+            bool(out, last);
+        }
         raw(out, ",\"metadata\":{\"status\":");
         string(out, r.status.as_str());
         if let Some(u) = &r.usage {
@@ -222,7 +306,7 @@ impl A2aEncoder {
         if !completed || a.done {
             return Ok(());
         }
-        let mut parts = Parts::default();
+        let mut parts = Parts::new(self.version);
         for (index, c) in parts_of(m) {
             a.part(index, Body::of(&c.body), Mode::Completed, &mut parts);
         }
@@ -254,16 +338,26 @@ impl A2aEncoder {
         string(out, msg_id);
         raw(out, ",\"name\":");
         string(out, &a.message_type);
-        raw(out, ",\"parts\":[");
-        out.extend_from_slice(&parts.buf);
-        raw(out, "],\"metadata\":{\"message_type\":");
+        // 1.0 leaves out an empty list, as its serializers do.
+        if self.version == A2aVersion::V0_3 || !parts.buf.is_empty() {
+            raw(out, ",\"parts\":[");
+            out.extend_from_slice(&parts.buf);
+            raw(out, "]");
+        }
+        raw(out, ",\"metadata\":{\"message_type\":");
         string(out, &a.message_type);
         raw(out, ",\"role\":");
         string(out, &a.role);
-        raw(out, "}},\"append\":");
-        bool(out, append);
-        raw(out, ",\"lastChunk\":");
-        bool(out, last);
+        raw(out, "}}");
+        // 1.0 leaves out fields at their default value (`false`).
+        if self.version == A2aVersion::V0_3 || append {
+            raw(out, ",\"append\":");
+            bool(out, append);
+        }
+        if self.version == A2aVersion::V0_3 || last {
+            raw(out, ",\"lastChunk\":");
+            bool(out, last);
+        }
         self.end(out);
     }
 
@@ -283,7 +377,7 @@ impl A2aEncoder {
         if a.done {
             return Ok(());
         }
-        let mut parts = Parts::default();
+        let mut parts = Parts::new(self.version);
         a.part(index, body, mode, &mut parts);
         self.chunk(at, msg_id, &parts, false, out);
         Ok(())
@@ -322,13 +416,7 @@ impl Artifact {
             Body::Data(data) if completed => {
                 // Written from the event's value: no copy is kept once the part is done.
                 part.data = JsonMap::new();
-                let out = parts.open("data", index);
-                raw(out, ",\"data\":");
-                match data {
-                    Some(d) => map(out, d),
-                    None => raw(out, "{}"),
-                }
-                parts.close("", false);
+                parts.data(data, index);
             }
             Body::Data(data) => absorb(&mut part.data, data, mode),
             Body::Media(other) => {
@@ -343,20 +431,34 @@ impl Artifact {
 /// The A2A parts of one chunk, written as they are collected, and their indices.
 #[derive(Default)]
 struct Parts {
+    v1: bool,
     buf: Vec<u8>,
     indices: Vec<i64>,
 }
 
 impl Parts {
-    /// Starts a part: `{"kind":"<kind>"`; the caller writes its fields, then [`Parts::close`].
+    /// Parts of the encoding of `version`.
+    fn new(version: A2aVersion) -> Self {
+        Parts {
+            v1: version == A2aVersion::V1_0,
+            ..Parts::default()
+        }
+    }
+
+    /// Starts a part: `{"kind":"<kind>",` (0.3) or `{` (1.0: the content field says the kind);
+    /// the caller writes its fields, then [`Parts::close`].
     fn open(&mut self, kind: &str, index: i64) -> &mut Vec<u8> {
         if !self.indices.is_empty() {
             raw(&mut self.buf, ",");
         }
         self.indices.push(index);
-        raw(&mut self.buf, "{\"kind\":\"");
-        raw(&mut self.buf, kind);
-        raw(&mut self.buf, "\"");
+        if self.v1 {
+            raw(&mut self.buf, "{");
+        } else {
+            raw(&mut self.buf, "{\"kind\":\"");
+            raw(&mut self.buf, kind);
+            raw(&mut self.buf, "\",");
+        }
         &mut self.buf
     }
 
@@ -376,57 +478,99 @@ impl Parts {
 
     fn text(&mut self, text: &str, index: i64, refusal: bool, replace: bool) {
         let out = self.open("text", index);
-        raw(out, ",\"text\":");
+        raw(out, "\"text\":");
         string(out, text);
         self.close(if refusal { "refusal" } else { "" }, replace);
+    }
+
+    fn data(&mut self, data: Option<&JsonMap>, index: i64) {
+        let out = self.open("data", index);
+        raw(out, "\"data\":");
+        match data {
+            Some(d) => map(out, d),
+            None => raw(out, "{}"),
+        }
+        self.close("", false);
+    }
+
+    /// A file part: 0.3 `{"kind":"file","file":{"uri"|"bytes":…,"name":…,"mimeType":…}}`, 1.0
+    /// `{"url"|"raw":…,"filename"?,"mediaType"?}` (absent fields left out).
+    fn file(
+        &mut self,
+        content: (&str, &str),
+        name: Option<&str>,
+        mime: Option<&str>,
+        ty: &str,
+        index: i64,
+    ) {
+        let (key, value) = content;
+        let v1 = self.v1;
+        let out = self.open("file", index);
+        if v1 {
+            raw(out, "\"");
+            raw(out, if key == "uri" { "url" } else { "raw" });
+            raw(out, "\":");
+            string(out, value);
+            if let Some(name) = name {
+                raw(out, ",\"filename\":");
+                string(out, name);
+            }
+            if let Some(mime) = mime {
+                raw(out, ",\"mediaType\":");
+                string(out, mime);
+            }
+        } else {
+            raw(out, "\"file\":{\"");
+            raw(out, key);
+            raw(out, "\":");
+            string(out, value);
+            raw(out, ",\"name\":");
+            opt_string(out, name);
+            if key == "uri" {
+                raw(out, ",\"mimeType\":");
+                match mime {
+                    Some(m) => string(out, m),
+                    None => raw(out, "null"),
+                }
+            }
+            raw(out, "}");
+        }
+        self.close(ty, false);
     }
 }
 
 fn file_part(body: &ContentBody, index: i64, parts: &mut Parts) {
-    let (uri, kind, name, mime) = match body {
-        ContentBody::Image { image_url: Some(u) } => (u, "image", None, None),
-        ContentBody::Video { video_url: Some(u) } => (u, "video", None, None),
+    match body {
+        ContentBody::Image { image_url: Some(u) } => {
+            parts.file(("uri", u), None, None, "image", index)
+        }
+        ContentBody::Video { video_url: Some(u) } => {
+            parts.file(("uri", u), None, None, "video", index)
+        }
         ContentBody::Audio {
             data: Some(d),
             format,
-        } => (d, "audio", None, format.as_deref()),
+        } => {
+            let mime = format.as_deref().map(|f| format!("audio/{f}"));
+            parts.file(("uri", d), None, mime.as_deref(), "audio", index);
+        }
         ContentBody::File {
-            file_url,
-            file_data,
+            file_url: Some(u),
             filename,
             ..
-        } => match (file_url, file_data) {
-            (Some(u), _) => (u, "file", filename.as_deref(), None),
-            (None, Some(d)) => {
-                let out = parts.open("file", index);
-                raw(out, ",\"file\":{\"bytes\":");
-                string(out, d);
-                raw(out, ",\"name\":");
-                opt_string(out, filename.as_deref());
-                raw(out, "}");
-                parts.close("file", false);
-                return;
-            }
-            (None, None) => return,
-        },
-        _ => return,
-    };
-    let out = parts.open("file", index);
-    raw(out, ",\"file\":{\"uri\":");
-    string(out, uri);
-    raw(out, ",\"name\":");
-    opt_string(out, name);
-    raw(out, ",\"mimeType\":");
-    match mime {
-        Some(f) => {
-            let mut m = String::from("audio/");
-            m.push_str(f);
-            string(out, &m);
+        } => {
+            parts.file(("uri", u), filename.as_deref(), None, "file", index);
         }
-        None => raw(out, "null"),
+        ContentBody::File {
+            file_url: None,
+            file_data: Some(d),
+            filename,
+            ..
+        } => {
+            parts.file(("bytes", d), filename.as_deref(), None, "file", index);
+        }
+        _ => {}
     }
-    raw(out, "}");
-    parts.close(kind, false);
 }
 
 impl Encoder for A2aEncoder {
@@ -450,5 +594,71 @@ impl Encoder for A2aEncoder {
 
     fn content_type(&self) -> &'static str {
         self.format.content_type().unwrap_or(SSE_CONTENT_TYPE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::{BuilderOptions, CompleteOptions, ResponseBuilder};
+    use crate::protocol::ContentType;
+
+    fn run(version: A2aVersion) -> Vec<serde_json::Value> {
+        let options = BuilderOptions::new()
+            .response_id("task_1")
+            .session_id("ctx_1");
+        let enc = A2aEncoder::new(1.into()).with_version(version);
+        let mut rb = ResponseBuilder::with_encoder(options, Box::new(enc)).unwrap();
+        let m = rb.message(Default::default()).unwrap();
+        let c = rb.content(m, ContentType::Text).unwrap();
+        let mut out = rb.delta_text(c, "Hi").unwrap();
+        out.extend(rb.complete_content(c).unwrap());
+        out.extend(rb.complete_message(m).unwrap());
+        out.extend(rb.completed(CompleteOptions::new()).unwrap());
+        String::from_utf8(out)
+            .unwrap()
+            .split("\n\n")
+            .filter_map(|f| f.strip_prefix("data: "))
+            .map(|j| serde_json::from_str(j).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a2a_1_0_results_are_stream_responses_without_kind_or_final() {
+        let events = run(A2aVersion::V1_0);
+        let results: Vec<_> = events.iter().map(|e| &e["result"]).collect();
+        assert_eq!(
+            results[0]["task"]["status"]["state"],
+            "TASK_STATE_SUBMITTED"
+        );
+        assert_eq!(results[0]["task"]["contextId"], "ctx_1");
+        let text = results
+            .iter()
+            .find_map(|r| r["artifactUpdate"]["artifact"]["parts"][0]["text"].as_str());
+        assert_eq!(text, Some("Hi"));
+        let last = results.last().unwrap();
+        assert_eq!(
+            last["statusUpdate"]["status"]["state"],
+            "TASK_STATE_COMPLETED"
+        );
+        for r in &results {
+            let json = r.to_string();
+            assert!(
+                !json.contains("\"kind\"") && !json.contains("\"final\""),
+                "{json}"
+            );
+            // Fields at their default value are left out.
+            assert!(!json.contains("\"append\":false") && !json.contains("\"lastChunk\":false"));
+        }
+    }
+
+    #[test]
+    fn a2a_0_3_keeps_its_shape() {
+        let events = run(A2aVersion::V0_3);
+        assert_eq!(events[0]["result"]["kind"], "task");
+        assert_eq!(events[0]["result"]["status"]["state"], "submitted");
+        let last = &events.last().unwrap()["result"];
+        assert_eq!(last["kind"], "status-update");
+        assert_eq!(last["final"], true);
     }
 }

@@ -27,5 +27,5 @@ mod encode;
 mod request;
 
 pub use decode::A2aDecoder;
-pub use encode::A2aEncoder;
+pub use encode::{A2aEncoder, A2aVersion};
 pub use request::a2a_request;

@@ -249,10 +249,12 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
             Some(p @ (Protocol::AgentApi | Protocol::AgUi | Protocol::OpenAiResponses)) => {
                 options = options.protocol(p);
             }
-            _ => return Err(invalid(format!(
+            _ => {
+                return Err(invalid(format!(
                 "protocol must be \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{name}\""
             ))
-            .with_field("protocol")),
+                .with_field("protocol"))
+            }
         }
     }
     if let Some(id) = opt_string(&bag, "threadId", WHAT)? {

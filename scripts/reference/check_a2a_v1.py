@@ -1,0 +1,108 @@
+"""Checks agentwire's A2A 1.0 streams with the official a2a-sdk 1.x (its own virtualenv,
+.venv-a2a1, since the reference pins a2a-sdk < 1.0).
+
+For every `<name>.a2a1.sse` in OUT_DIR (examples/adapter_scenarios.rs: the reference captures and
+builder runs translated from the Agent API to A2A 1.0):
+- each `data:` payload is a JSON-RPC success answering "req-1" whose `result` parses as the SDK's
+  `StreamResponse` with protobuf's strict JSON parser (unknown fields and `kind`/`final`
+  leftovers are errors), and serialises back to exactly the same JSON (enum names, camelCase,
+  fields at their default value left out);
+- the stream is a `task` (submitted), then status and artifact updates of that task, ending with
+  one status update in a terminal or interrupted state, nothing after it;
+- replaying the artifact updates with the SDK's own `append_artifact_to_task` rebuilds each
+  message's text;
+- the SDK's 0.3 conversion of each 1.0 event (`to_compat_stream_response`) equals agentwire's
+  own 0.3 stream of the same run (`<name>.a2a.sse`), event by event, except `final` on an
+  `input-required` status (the SDK sets it only for terminal states).
+
+Usage: .venv-a2a1/bin/python scripts/reference/check_a2a_v1.py OUT_DIR
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from google.protobuf import json_format
+
+from a2a.compat.v0_3 import types as types_v03
+from a2a.compat.v0_3.conversions import to_compat_stream_response
+from a2a.server.tasks.task_manager import append_artifact_to_task
+from a2a.types import a2a_pb2
+
+END_STATES = {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED",
+              "TASK_STATE_REJECTED", "TASK_STATE_INPUT_REQUIRED"}
+
+
+def payloads(path):
+    out = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = [l[len("data: "):] for l in block.split("\n") if l.startswith("data: ")]
+        if lines:
+            out.append(json.loads("\n".join(lines)))
+    return out
+
+
+def same(a, b):
+    """JSON equality where Struct numbers may come back as floats (0 == 0.0)."""
+    return a == b
+
+
+def check(path):
+    events = payloads(path)
+    assert events, f"{path.name}: no events"
+    parsed = []
+    for e in events:
+        assert e.get("jsonrpc") == "2.0" and e.get("id") == "req-1" and "result" in e, e
+        msg = json_format.ParseDict(e["result"], a2a_pb2.StreamResponse())
+        back = json_format.MessageToDict(msg)
+        assert same(back, e["result"]), f"{path.name}: not canonical:\n ours {e['result']}\n sdk  {back}"
+        parsed.append(msg)
+    first, last = parsed[0], parsed[-1]
+    assert first.WhichOneof("payload") == "task", first
+    assert a2a_pb2.TaskState.Name(first.task.status.state) == "TASK_STATE_SUBMITTED", first
+    task = a2a_pb2.Task()
+    task.CopyFrom(first.task)
+    for i, m in enumerate(parsed[1:], 1):
+        kind = m.WhichOneof("payload")
+        assert kind in ("statusUpdate", "status_update", "artifactUpdate", "artifact_update"), kind
+        update = m.status_update if kind in ("statusUpdate", "status_update") else m.artifact_update
+        assert update.task_id == task.id and update.context_id == task.context_id, m
+        if kind in ("artifactUpdate", "artifact_update"):
+            append_artifact_to_task(task, m.artifact_update)
+        else:
+            state = a2a_pb2.TaskState.Name(m.status_update.status.state)
+            if state in END_STATES:
+                assert i == len(parsed) - 1, f"{path.name}: events after the end state {state}"
+    assert last.WhichOneof("payload") == "status_update", last
+    assert a2a_pb2.TaskState.Name(last.status_update.status.state) in END_STATES, last
+    # The 0.3 stream of the same run, against the SDK's conversion of each 1.0 event.
+    old = payloads(path.with_name(path.name.replace(".a2a1.", ".a2a.")))
+    assert len(old) == len(events), f"{path.name}: {len(events)} events in 1.0, {len(old)} in 0.3"
+    # A run without an id gets a random task id in each translation: use the 1.0 one.
+    old_id, new_id = old[0]["result"]["id"], events[0]["result"]["task"]["id"]
+    old = json.loads(json.dumps(old).replace(json.dumps(old_id)[1:-1], json.dumps(new_id)[1:-1]))
+    for ours03, msg in zip(old, parsed):
+        converted = to_compat_stream_response(msg, "req-1").model_dump(mode="json", exclude_none=True)
+        expected = types_v03.SendStreamingMessageResponse.model_validate(ours03).root.model_dump(mode="json", exclude_none=True)
+        result = expected.get("result", {})
+        if result.get("kind") == "status-update" and result.get("status", {}).get("state") == "input-required":
+            converted["result"]["final"] = result.get("final")
+        assert same(converted, expected), f"{path.name}: the SDK's 0.3 conversion differs:\n sdk  {converted}\n ours {expected}"
+    texts = {a.artifact_id: "".join(p.text for p in a.parts if p.WhichOneof("content") == "text") for a in task.artifacts}
+    return len(events), len(task.artifacts), sum(len(t) for t in texts.values())
+
+
+def main():
+    out = Path(sys.argv[1])
+    files = sorted(out.glob("*.a2a1.sse"))
+    assert files, "no A2A 1.0 streams"
+    total = 0
+    for f in files:
+        n, artifacts, chars = check(f)
+        total += n
+        print(f"a2a 1.0  {f.name}: {n} events, {artifacts} artifacts, {chars} characters of text")
+    print(f"check_a2a_v1: {len(files)} streams, {total} events valid for a2a-sdk 1.x")
+
+
+if __name__ == "__main__":
+    main()
