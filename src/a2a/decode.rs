@@ -91,6 +91,9 @@ impl A2aDecoder {
             Some(Value::Object(r)) => r,
             _ => &env,
         };
+        // A2A 1.0: a `StreamResponse`, read as its 0.3 form.
+        let converted = super::compat::v0_3_result(result);
+        let result = converted.as_ref().unwrap_or(result);
         let kind = str_field(result, "kind");
         let task = match kind {
             "task" => str_field(result, "id"),

@@ -22,6 +22,7 @@
 //! `metadata.index` appended to an artifact continue its last text part; a `Message` result is
 //! a whole message (and, outside a task, the end of the run).
 
+mod compat;
 mod decode;
 mod encode;
 mod request;
