@@ -10,7 +10,6 @@ use std::error::Error as StdError;
 use std::fs;
 use std::path::Path;
 
-use agentwire::a2a::A2aVersion;
 use agentwire::assembler::Protocol;
 use agentwire::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ResponseBuilder, ToolCallOptions, ToolKind,
@@ -85,11 +84,7 @@ fn media() -> Vec<u8> {
 }
 
 fn translate(input: &[u8], to: Protocol) -> Res<Vec<u8>> {
-    translate_with(input, to, TranslateOptions::new())
-}
-
-fn translate_with(input: &[u8], to: Protocol, options: TranslateOptions) -> Res<Vec<u8>> {
-    let options = options.with_rpc_id(serde_json::json!("req-1"));
+    let options = TranslateOptions::new().with_rpc_id(serde_json::json!("req-1"));
     let mut t = Translator::with_options(Protocol::AgentApi, to, options)?;
     let mut out = t.push(input)?;
     out.extend(t.finish()?);
@@ -119,15 +114,11 @@ fn main() -> Res<()> {
     for (name, input) in &inputs {
         fs::write(
             out_dir.join(format!("{name}.a2a.sse")),
-            translate(input, Protocol::A2a)?,
+            translate(input, Protocol::A2a03)?,
         )?;
         fs::write(
             out_dir.join(format!("{name}.a2a1.sse")),
-            translate_with(
-                input,
-                Protocol::A2a,
-                TranslateOptions::new().with_a2a_version(A2aVersion::V1_0),
-            )?,
+            translate(input, Protocol::A2a)?,
         )?;
         fs::write(
             out_dir.join(format!("{name}.responses.sse")),

@@ -1,7 +1,8 @@
 import type { AgentResponse, JsonObject, JsonValue, Message, RunStatus } from "./agentwire.js";
 
 /** A wire protocol agentwire speaks. */
-export type Protocol = "agent-api" | "ag-ui" | "openai-responses" | "a2a";
+/** `"a2a"` is A2A 1.0; `"a2a-0.3"` the A2A 0.3 of `message/stream`. */
+export type Protocol = "agent-api" | "ag-ui" | "openai-responses" | "a2a" | "a2a-0.3";
 
 /** How a stream ended: `pending` until a terminal event or the end of input. */
 export type Outcome =
@@ -270,7 +271,7 @@ export type Snapshot = AgentApiSnapshot | AgUiSnapshot | OpenAIResponsesSnapshot
 export type SnapshotOf<P extends Protocol | "auto"> =
   P extends "ag-ui" ? AgUiSnapshot
   : P extends "openai-responses" ? OpenAIResponsesSnapshot
-  : P extends "agent-api" | "a2a" ? AgentApiSnapshot
+  : P extends "agent-api" | "a2a" | "a2a-0.3" ? AgentApiSnapshot
   : Snapshot;
 
 /** One tool call, as {@link StreamAssembler.toolCalls} reports it. */

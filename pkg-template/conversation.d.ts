@@ -1,12 +1,16 @@
 import type { AgentRequest, Message } from "./agentwire.js";
 import type { AgentApiSnapshot, AgUiMessage, AgUiSnapshot, OpenAIResponsesItem, OpenAIResponsesSnapshot } from "./assembler.js";
 
-/** A user message of the A2A protocol (`message/send` / `message/stream` params' `message`). */
+/**
+ * A user message of A2A (the `message` of `SendMessage` / `SendStreamingMessage` params; 0.3:
+ * `message/send` / `message/stream`): 1.0 `{messageId, role: "ROLE_USER", parts: [{text}]}`,
+ * 0.3 `{kind: "message", role: "user", messageId, parts: [{kind: "text", text}]}`.
+ */
 export interface A2aUserMessage {
-  kind: "message";
-  role: "user";
+  kind?: "message";
+  role: "ROLE_USER" | "user";
   messageId: string;
-  parts: Array<{ kind: string; [field: string]: unknown }>;
+  parts: Array<{ [field: string]: unknown }>;
   /** The conversation (the previous run's `session_id`). */
   contextId?: string;
   /** The task, while it waits for input (the previous run's `id`, outcome `incomplete`). */
@@ -52,7 +56,9 @@ export function nextTurn(protocol: "ag-ui", turn: Turn<AgUiMessage, AgUiSnapshot
 export function nextTurn(
   protocol: "openai-responses", turn: Turn<OpenAIResponsesInputItem, OpenAIResponsesSnapshot, OpenAIResponsesInputItem>,
 ): OpenAIResponsesInputItem[];
-export function nextTurn(protocol: "a2a", turn: Omit<Turn<never, AgentApiSnapshot, Partial<A2aUserMessage>>, "history">): A2aUserMessage;
+export function nextTurn(
+  protocol: "a2a" | "a2a-0.3", turn: Omit<Turn<never, AgentApiSnapshot, Partial<A2aUserMessage>>, "history">,
+): A2aUserMessage;
 
 /**
  * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI

@@ -4,7 +4,7 @@
 import { call } from "./instance.js";
 import { agentwireError, ERROR_NAME, optionsText } from "./values.js";
 
-const PROTOCOLS = ["agent-api", "ag-ui", "openai-responses", "a2a"];
+const PROTOCOLS = ["agent-api", "ag-ui", "openai-responses", "a2a", "a2a-0.3"];
 const CALL_TYPES = new Set(["function_call", "plugin_call", "mcp_call"]);
 const OUTPUT_TYPES = new Set(["function_call_output", "plugin_call_output", "mcp_call_output"]);
 
@@ -75,11 +75,13 @@ function next(protocol, { history = [], snapshot, user }) {
       for (const m of snapshot.messages ?? []) if (!sent.has(m.id)) merged.push(m);
       return [...merged, message];
     }
-    case "a2a": {
-      const message = isMessage ? { ...user } : {
-        kind: "message", role: "user", messageId: newId("msg_"),
-        parts: [{ kind: "text", text: userText(user, "nextTurn") }],
-      };
+    case "a2a":
+    case "a2a-0.3": {
+      const text = isMessage ? "" : userText(user, "nextTurn");
+      const message = isMessage ? { ...user }
+        : protocol === "a2a"
+          ? { messageId: newId("msg_"), role: "ROLE_USER", parts: [{ text }] }
+          : { kind: "message", role: "user", messageId: newId("msg_"), parts: [{ kind: "text", text }] };
       if (snapshot.session_id) message.contextId ??= snapshot.session_id;
       // A task that waits for input (`input-required`: outcome `incomplete`) goes on.
       if (snapshot.status === "incomplete" && snapshot.id) message.taskId ??= snapshot.id;

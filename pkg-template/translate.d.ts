@@ -9,10 +9,13 @@ export type ReadableStreamOut = ReadableStream<Uint8Array> & ReadableStreamLike<
 
 /** Options of {@link translate} and {@link Translator}. Unknown keys throw `INVALID_OPTION`. */
 export interface TranslateOptions {
-  /** The input's protocol. */
-  from: Protocol | "a2a";
-  /** The output's protocol; `ag-ui` is an output only (from `agent-api`, `openai-responses` or `a2a`). */
-  to: Protocol | "a2a";
+  /** The input's protocol (`"a2a"` reads A2A 1.0 and 0.3 alike). */
+  from: Protocol;
+  /**
+   * The output's protocol: `"a2a"` writes A2A 1.0, `"a2a-0.3"` A2A 0.3; `ag-ui` is an output
+   * only (from `agent-api`, `openai-responses` or either A2A).
+   */
+  to: Protocol;
   /** AG-UI output's `threadId`. @defaultValue the run's `session_id`, else `thread_<uuid4>` */
   threadId?: string;
   /** AG-UI output's `runId`. @defaultValue the response `id`, else `run_<uuid4>` */

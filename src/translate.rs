@@ -138,7 +138,8 @@ impl Translator {
         let source = match from {
             Protocol::AgentApi => Source::AgentApi,
             Protocol::OpenAiResponses => Source::Responses(ResponsesDecoder::new()),
-            Protocol::A2a => Source::A2a(A2aDecoder::new()),
+            // One decoder reads both A2A versions.
+            Protocol::A2a | Protocol::A2a03 => Source::A2a(A2aDecoder::new()),
             _ => return Err(unsupported(from)),
         };
         let target = match to {
@@ -147,8 +148,9 @@ impl Translator {
                 Target::Responses(ResponsesEncoder::sse().with_model(options.model))
             }
             Protocol::A2a => {
-                Target::A2a(A2aEncoder::new(options.rpc_id).with_version(options.a2a_version))
+                Target::A2a(A2aEncoder::new(options.rpc_id).with_version(A2aVersion::V1_0))
             }
+            Protocol::A2a03 => Target::A2a(A2aEncoder::new(options.rpc_id)),
             Protocol::AgUi => {
                 let mut enc = AgUiEncoder::sse();
                 if let Some(id) = options.thread_id {
@@ -284,7 +286,6 @@ pub struct TranslateOptions {
     limits: Limits,
     thread_id: Option<String>,
     run_id: Option<String>,
-    a2a_version: A2aVersion,
 }
 
 impl TranslateOptions {
@@ -304,13 +305,6 @@ impl TranslateOptions {
     #[must_use]
     pub fn with_rpc_id(mut self, id: serde_json::Value) -> Self {
         self.rpc_id = id;
-        self
-    }
-
-    /// The A2A version A2A output is written in (default 0.3).
-    #[must_use]
-    pub fn with_a2a_version(mut self, version: A2aVersion) -> Self {
-        self.a2a_version = version;
         self
     }
 

@@ -10,18 +10,22 @@ pub enum Protocol {
     AgUi,
     /// The OpenAI Responses API streaming events.
     OpenAiResponses,
-    /// A2A `message/stream` results (JSON-RPC over SSE).
+    /// A2A 1.0: `SendStreamingMessage` results (`StreamResponse`s, JSON-RPC over SSE).
     A2a,
+    /// A2A 0.3: `message/stream` results (with `kind`, and `final` on the last status update).
+    A2a03,
 }
 
 impl Protocol {
-    /// The name the JS API uses: `"agent-api"`, `"ag-ui"`, `"openai-responses"` or `"a2a"`.
+    /// The name the JS API uses: `"agent-api"`, `"ag-ui"`, `"openai-responses"`, `"a2a"` (A2A
+    /// 1.0) or `"a2a-0.3"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Protocol::AgentApi => "agent-api",
             Protocol::AgUi => "ag-ui",
             Protocol::OpenAiResponses => "openai-responses",
             Protocol::A2a => "a2a",
+            Protocol::A2a03 => "a2a-0.3",
         }
     }
 
@@ -32,6 +36,7 @@ impl Protocol {
             "ag-ui" => Some(Protocol::AgUi),
             "openai-responses" => Some(Protocol::OpenAiResponses),
             "a2a" => Some(Protocol::A2a),
+            "a2a-0.3" => Some(Protocol::A2a03),
             _ => None,
         }
     }

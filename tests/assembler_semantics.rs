@@ -518,7 +518,7 @@ fn lone_surrogates_read_as_replacement_characters_in_a2a() {
     let mut asm = StreamAssembler::new(AssemblerOptions::new());
     asm.push(stream.as_bytes()).unwrap();
     asm.finish().unwrap();
-    assert_eq!(asm.protocol(), Some(agentwire::Protocol::A2a));
+    assert_eq!(asm.protocol(), Some(agentwire::Protocol::A2a03));
     assert!(asm.warnings().is_empty(), "{:?}", asm.warnings());
     assert!(
         asm.snapshot().to_string().contains("a\u{fffd}b"),

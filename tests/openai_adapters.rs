@@ -10,14 +10,13 @@
     clippy::panic
 )]
 
-use agentwire::a2a::A2aVersion;
 use agentwire::assembler::{AssemblerOptions, Protocol, StreamAssembler, Update};
 use agentwire::builder::{
     AgentApiEncoder, BuilderOptions, CompleteOptions, Encoder, MessageOptions, ResponseBuilder,
     ToolCallOptions, ToolKind, ToolOutputOptions,
 };
 use agentwire::codec::Format;
-use agentwire::openai::{a2a_request, A2aEncoder, ResponsesEncoder, TranslateOptions, Translator};
+use agentwire::openai::{a2a_request, A2aEncoder, ResponsesEncoder, Translator};
 use agentwire::protocol::{ContentBody, ContentType, ErrorInfo, FixedClock, Message};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -111,18 +110,7 @@ fn agent_api() -> Box<dyn Encoder + Send> {
 
 /// Pushes `bytes` in pieces of `chunk` bytes.
 fn translate(from: Protocol, to: Protocol, bytes: &[u8], chunk: usize) -> Vec<u8> {
-    translate_with(from, to, bytes, chunk, TranslateOptions::new())
-}
-
-/// As [`translate`], with options.
-fn translate_with(
-    from: Protocol,
-    to: Protocol,
-    bytes: &[u8],
-    chunk: usize,
-    options: TranslateOptions,
-) -> Vec<u8> {
-    let mut t = Translator::with_options(from, to, options).unwrap();
+    let mut t = Translator::new(from, to).unwrap();
     let mut out = Vec::new();
     for piece in bytes.chunks(chunk.max(1)) {
         out.extend(t.push(piece).unwrap());
@@ -496,20 +484,19 @@ proptest! {
         let (asm, _) = assemble(Protocol::AgentApi, &back, chunk);
         prop_assert_eq!(asm.outcome().as_str(), "completed");
         prop_assert_eq!(essence(&asm.snapshot()), expected.clone());
-        let via = translate(Protocol::AgentApi, Protocol::A2a, &direct, chunk);
-        let back = translate(Protocol::A2a, Protocol::AgentApi, &via, chunk + 5);
+        let via = translate(Protocol::AgentApi, Protocol::A2a03, &direct, chunk);
+        let back = translate(Protocol::A2a03, Protocol::AgentApi, &via, chunk + 5);
         let (asm, _) = assemble(Protocol::AgentApi, &back, chunk);
         prop_assert_eq!(asm.outcome().as_str(), "completed");
         prop_assert_eq!(essence(&asm.snapshot()), expected.clone());
         // A2A 1.0, from the Agent API and from A2A 0.3, and back: the same messages.
-        let v1 = TranslateOptions::new().with_a2a_version(A2aVersion::V1_0);
-        let via1 = translate_with(Protocol::AgentApi, Protocol::A2a, &direct, chunk, v1.clone());
+        let via1 = translate(Protocol::AgentApi, Protocol::A2a, &direct, chunk);
         prop_assert!(!String::from_utf8_lossy(&via1).contains("\"kind\""));
         let (asm, _) = assemble(Protocol::A2a, &via1, chunk + 1);
         prop_assert_eq!(asm.outcome().as_str(), "completed");
         prop_assert_eq!(essence(&asm.snapshot()), expected.clone());
-        let from03 = translate_with(Protocol::A2a, Protocol::A2a, &via, chunk, v1);
-        let back03 = translate(Protocol::A2a, Protocol::A2a, &from03, chunk + 2);
+        let from03 = translate(Protocol::A2a03, Protocol::A2a, &via, chunk);
+        let back03 = translate(Protocol::A2a, Protocol::A2a03, &from03, chunk + 2);
         prop_assert!(String::from_utf8_lossy(&back03).contains("\"kind\":\"task\""));
         let (asm, _) = assemble(Protocol::A2a, &back03, chunk);
         prop_assert_eq!(asm.outcome().as_str(), "completed");

@@ -16,10 +16,11 @@ const START: &str = concat!(
     "data: {\"sequence_number\":2,\"object\":\"content\",\"status\":\"in_progress\",\"type\":\"text\",\"index\":0,\"delta\":true,\"msg_id\":\"m1\",\"text\":\"Hi\"}\n\n",
 );
 
-const TARGETS: [Protocol; 4] = [
+const TARGETS: [Protocol; 5] = [
     Protocol::AgentApi,
     Protocol::OpenAiResponses,
     Protocol::A2a,
+    Protocol::A2a03,
     Protocol::AgUi,
 ];
 

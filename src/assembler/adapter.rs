@@ -44,7 +44,7 @@ impl AdapterFold {
 
 impl ProtocolFold for AdapterFold {
     fn apply(&mut self, payload: &str, cx: &mut EventCx<'_>) -> Result<()> {
-        if self.protocol == Protocol::A2a {
+        if matches!(self.protocol, Protocol::A2a | Protocol::A2a03) {
             self.a2a
                 .decode(payload, &mut self.events, &mut self.warnings)?;
         } else {

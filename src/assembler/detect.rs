@@ -22,7 +22,13 @@ pub(crate) fn detect(payload: &str, sse_event: &str) -> Option<Protocol> {
         return Some(Protocol::AgentApi);
     }
     if map.contains_key("jsonrpc") {
-        return Some(Protocol::A2a);
+        // A2A: a 0.3 result has `kind`; a 1.0 one is a `StreamResponse` (an error alone says
+        // nothing of the version: 1.0).
+        let v0_3 = map
+            .get("result")
+            .and_then(Value::as_object)
+            .is_some_and(|r| r.contains_key("kind"));
+        return Some(if v0_3 { Protocol::A2a03 } else { Protocol::A2a });
     }
     match map.get("type").and_then(Value::as_str) {
         Some(t) if t.starts_with("response.") || t == "error" => Some(Protocol::OpenAiResponses),

@@ -147,7 +147,7 @@ pub(crate) fn fold_for(protocol: Protocol, options: &AssemblerOptions) -> Option
     match protocol {
         Protocol::AgentApi => Some(agent_api_fold(options)),
         #[cfg(feature = "full")]
-        Protocol::OpenAiResponses | Protocol::A2a => Some(Fold::Adapter(
+        Protocol::OpenAiResponses | Protocol::A2a | Protocol::A2a03 => Some(Fold::Adapter(
             // Adapters hand it parsed events (`apply_event`): the fast reader is never used.
             super::adapter::AdapterFold::new(protocol, AgentApiFold::default()),
         )),

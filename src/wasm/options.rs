@@ -111,7 +111,7 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
                     )).with_field("protocol")),
                     Some(p) => options.with_protocol(Some(p)),
                     None => return Err(invalid(format!(
-                        "protocol must be \"auto\", \"agent-api\", \"ag-ui\", \"openai-responses\" or \"a2a\", not \"{name}\""
+                        "protocol must be \"auto\", \"agent-api\", \"ag-ui\", \"openai-responses\", \"a2a\" or \"a2a-0.3\", not \"{name}\""
                     )).with_field("protocol")),
                 },
                 None => return Err(invalid("protocol must be a string".into()).with_field("protocol")),

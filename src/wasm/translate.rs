@@ -21,7 +21,7 @@ fn protocol(value: Option<&Value>, field: &str) -> Result<Protocol> {
     Protocol::from_name(name).ok_or_else(|| {
         invalid(
             format!(
-                "{field} must be \"agent-api\", \"openai-responses\", \"a2a\" or \"ag-ui\", not \"{name}\""
+                "{field} must be \"agent-api\", \"openai-responses\", \"a2a\", \"a2a-0.3\" or \"ag-ui\", not \"{name}\""
             ),
             field,
         )

@@ -38,11 +38,12 @@ const MAX_SNAPSHOT_DEPTH: usize = 128 + 8;
 pub fn check(data: &[u8]) -> Result<(), String> {
     let mut g = Gen::new(data);
     let flags = g.byte();
-    let protocol = match (flags & 0x7f) % 5 {
+    let protocol = match (flags & 0x7f) % 6 {
         1 => Some(Protocol::AgentApi),
         2 => Some(Protocol::AgUi),
         3 => Some(Protocol::OpenAiResponses),
-        4 => Some(Protocol::A2a),
+        4 => Some(Protocol::A2a03),
+        5 => Some(Protocol::A2a),
         _ => None,
     };
     let strict = flags & 0x80 != 0;

@@ -76,7 +76,13 @@ pub fn encoder(protocol: Protocol, format: Format) -> Option<Box<dyn Encoder + S
         Protocol::AgentApi => return None,
         Protocol::AgUi => Box::new(AgUiEncoder::new(format).ok()?),
         Protocol::OpenAiResponses => Box::new(ResponsesEncoder::new(format).ok()?),
-        Protocol::A2a => Box::new(A2aEncoder::new(Value::from(1)).with_format(format).ok()?),
+        Protocol::A2a03 => Box::new(A2aEncoder::new(Value::from(1)).with_format(format).ok()?),
+        Protocol::A2a => Box::new(
+            A2aEncoder::new(Value::from(1))
+                .with_version(agentwire::a2a::A2aVersion::V1_0)
+                .with_format(format)
+                .ok()?,
+        ),
         _ => return None,
     })
 }

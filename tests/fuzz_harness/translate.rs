@@ -25,10 +25,11 @@ use agentwire::ErrorCode;
 use super::assembler_harness::normalize_ids;
 use super::{short, Gen};
 
-const PROTOCOLS: [Protocol; 4] = [
+const PROTOCOLS: [Protocol; 5] = [
     Protocol::AgentApi,
     Protocol::OpenAiResponses,
     Protocol::A2a,
+    Protocol::A2a03,
     Protocol::AgUi,
 ];
 
@@ -92,8 +93,8 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     }
     let mut g = Gen::new(data);
     let pair = g.byte();
-    let from = PROTOCOLS[usize::from(pair & 3)];
-    let to = PROTOCOLS[usize::from((pair >> 2) & 3)];
+    let from = PROTOCOLS[usize::from(pair % 5)];
+    let to = PROTOCOLS[usize::from((pair / 5) % 5)];
     let mode = g.byte();
     let own = mode & 1 == 1;
     let cuts: Vec<u16> = {

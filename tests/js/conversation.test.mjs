@@ -105,7 +105,11 @@ test("nextTurn builds each protocol's next history", () => {
   const waiting = nextTurn("a2a", { snapshot: { id: "task_1", session_id: "ctx_1", status: "incomplete" }, user: "Yes" });
   assert.strictEqual(waiting.contextId, "ctx_1");
   assert.strictEqual(waiting.taskId, "task_1");
-  assert.deepStrictEqual(waiting.parts, [{ kind: "text", text: "Yes" }]);
+  assert.strictEqual(waiting.role, "ROLE_USER");
+  assert.deepStrictEqual(waiting.parts, [{ text: "Yes" }]);
+  const old = nextTurn("a2a-0.3", { snapshot: { id: "task_1", session_id: "ctx_1", status: "incomplete" }, user: "Yes" });
+  assert.deepStrictEqual([old.kind, old.role, old.taskId], ["message", "user", "task_1"]);
+  assert.deepStrictEqual(old.parts, [{ kind: "text", text: "Yes" }]);
   const done = nextTurn("a2a", { snapshot: { id: "task_1", session_id: "ctx_1", status: "completed" }, user: "More" });
   assert.strictEqual(done.taskId, undefined);
 });

@@ -9,6 +9,9 @@ const RESPONSES_RUN =
 const A2A_RUN =
   'data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t1","contextId":"c1",' +
   '"status":{"state":"working"}}}\n\n';
+const A2A1_RUN =
+  'data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t1","contextId":"c1",' +
+  '"status":{"state":"TASK_STATE_WORKING"}}}}\n\n';
 
 const agentApiCases = Object.entries(assemblerCases).filter(([name]) => !name.includes("(AG-UI)"));
 
@@ -36,7 +39,7 @@ export const liteCases = {
   "lite: a stream of another protocol throws PROTOCOL_VIOLATION at its first event"(
     { StreamAssembler }, assert,
   ) {
-    for (const [name, stream] of [["ag-ui", AGUI_RUN], ["openai-responses", RESPONSES_RUN], ["a2a", A2A_RUN]]) {
+    for (const [name, stream] of [["ag-ui", AGUI_RUN], ["openai-responses", RESPONSES_RUN], ["a2a-0.3", A2A_RUN], ["a2a", A2A1_RUN]]) {
       const asm = new StreamAssembler();
       const error = throwsCoded(assert, () => asm.push(stream), "PROTOCOL_VIOLATION");
       assert.strictEqual(error.offset, 0);

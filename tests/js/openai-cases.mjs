@@ -98,10 +98,31 @@ export const openaiCases = {
     assert.strictEqual(snap.output[2].content[0].data.output, "Sunny");
   },
 
-  async "translate: Agent API → A2A streams a task, artifacts and a final status; the assembler reads it back"(
+  async "translate: Agent API → A2A 1.0 streams StreamResponses: a task, artifacts, a terminal status; the assembler reads it back"(
     { translate, StreamAssembler }, assert,
   ) {
     const a2a = await readAll(translate(iter(utf8(RUN)), { from: "agent-api", to: "a2a", requestId: 7 }));
+    const results = a2a.split("\n\n").filter(Boolean).map((f) => JSON.parse(f.slice("data: ".length)));
+    assert.deepStrictEqual([results[0].jsonrpc, results[0].id, results[0].result.task.status.state], ["2.0", 7, "TASK_STATE_SUBMITTED"]);
+    const last = results.at(-1).result;
+    assert.deepStrictEqual(Object.keys(last), ["statusUpdate"]);
+    assert.strictEqual(last.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+    assert.ok(!a2a.includes('"kind"') && !a2a.includes('"final"'), "no 0.3 fields");
+    assert.ok(results.some((r) => r.result.artifactUpdate?.append === true));
+    const asm = new StreamAssembler();
+    asm.push(utf8(a2a));
+    asm.finish();
+    assert.strictEqual(asm.protocol, "a2a");
+    const snap = asm.snapshot();
+    assert.strictEqual(snap.outcome, "completed");
+    assert.strictEqual(snap.output[0].content[0].text, "Héllo 中文 👩‍💻");
+    asm.free();
+  },
+
+  async "translate: Agent API → A2A 0.3 streams a task, artifacts and a final status; the assembler reads it back"(
+    { translate, StreamAssembler }, assert,
+  ) {
+    const a2a = await readAll(translate(iter(utf8(RUN)), { from: "agent-api", to: "a2a-0.3", requestId: 7 }));
     const results = a2a.split("\n\n").filter(Boolean).map((f) => JSON.parse(f.slice("data: ".length)));
     assert.deepStrictEqual([results[0].jsonrpc, results[0].id, results[0].result.kind], ["2.0", 7, "task"]);
     const last = results.at(-1).result;

@@ -76,7 +76,7 @@ function translated(bytes, to) {
 const reference = referenceStreams().map(([n, b]) => [`reference/${n}`, b]);
 const streams = [
   ...reference,
-  ...["openai-responses", "a2a", "ag-ui"].flatMap((to) =>
+  ...["openai-responses", "a2a", "a2a-0.3", "ag-ui"].flatMap((to) =>
     reference.map(([n, b]) => [`${n} → ${to}`, translated(b, to)])),
   ...liveStreams(),
   ...aguiStreams(),

@@ -135,7 +135,7 @@ export function assertHoldsSnapshot(reduced, snapshot, protocol, where) {
     return m;
   };
   // A2A is assembled into the Agent API snapshot.
-  if (protocol === "agent-api" || protocol === "a2a") {
+  if (protocol === "agent-api" || protocol === "a2a" || protocol === "a2a-0.3") {
     for (const m of [...(snapshot.output ?? []), ...(snapshot.incompleteMessages ?? [])]) {
       const r = find(m.id);
       assert.strictEqual(r.messageType, m.type, at(`type of ${m.id}`));
