@@ -73,6 +73,11 @@ fn task(t: &JsonMap) -> JsonMap {
     out
 }
 
+/// The 0.3 form of a 1.0 `Message` (role `ROLE_USER` → `user`, flattened parts → kinded).
+pub(crate) fn v0_3_message(m: &JsonMap) -> JsonMap {
+    message(m)
+}
+
 fn message(m: &JsonMap) -> JsonMap {
     let mut out = kinded("message");
     copy(

@@ -4,8 +4,6 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::codec::write::{raw, string};
-
 use crate::protocol::json::str_field;
 use crate::protocol::{
     AgentResponse, Content, ContentBody, ErrorInfo, Event, JsonMap, Message, MessageType, Role,
@@ -484,15 +482,5 @@ pub(super) fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
             filename: name,
             file_data: bytes,
         },
-    }
-}
-
-/// `,"key":"value"` when there is a value.
-pub(super) fn opt_field(out: &mut Vec<u8>, key: &str, v: Option<&str>) {
-    if let Some(v) = v {
-        raw(out, ",\"");
-        raw(out, key);
-        raw(out, "\":");
-        string(out, v);
     }
 }

@@ -4,13 +4,14 @@ use serde_json::Value;
 
 use crate::codec::write::{raw, string, value};
 
-use super::decode::{file_body, opt_field};
+use super::decode::file_body;
 use crate::protocol::json::str_field;
 use crate::protocol::{parse_request, AgentRequest, ContentBody, JsonMap};
 use crate::{Error, ErrorCode, Result};
 
-/// Maps an A2A `message/send` or `message/stream` request (the JSON-RPC request, its `params`,
-/// or a bare `Message`) to an [`AgentRequest`]: the message becomes the one input message (`id`
+/// Maps an A2A request — 1.0 `SendMessage` / `SendStreamingMessage` or 0.3 `message/send` /
+/// `message/stream` (the JSON-RPC request, its `params`, or a bare `Message`) — to an
+/// [`AgentRequest`]: the message becomes the one input message (`id`
 /// = `messageId`, role `user` or `assistant` for `agent`; text → `text`, data → `data`, a file
 /// with an `image/*` MIME type → `image`, any other file → `file`), `contextId` becomes
 /// `session_id` and `taskId` the request `id`. Unlike the reference (§7.2), which keeps only the
@@ -54,6 +55,17 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
             )
             .with_field("params.message")
         })?;
+    // A2A 1.0 (`SendMessage` params): read as its 0.3 form.
+    let v1 = msg
+        .get("role")
+        .and_then(Value::as_str)
+        .is_some_and(|r| r.starts_with("ROLE_"))
+        || msg
+            .get("parts")
+            .and_then(Value::as_array)
+            .is_some_and(|ps| ps.iter().any(|p| p.get("kind").is_none()));
+    let converted = v1.then(|| super::compat::v0_3_message(msg));
+    let msg = converted.as_ref().unwrap_or(msg);
     let empty = JsonMap::new();
     let mut out = Vec::new();
     raw(&mut out, "{\"input\":[{\"type\":\"message\",\"role\":");
@@ -133,4 +145,40 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
     }
     raw(&mut out, "}");
     parse_request(std::str::from_utf8(&out).unwrap_or_default())
+}
+
+/// `,"key":"value"` when there is a value.
+fn opt_field(out: &mut Vec<u8>, key: &str, v: Option<&str>) {
+    if let Some(v) = v {
+        raw(out, ",\"");
+        raw(out, key);
+        raw(out, "\":");
+        string(out, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a2a_1_0_send_message_params_map_as_0_3_ones_do() {
+        let v1 = a2a_request(
+            r#"{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":
+            {"messageId":"m1","role":"ROLE_USER","contextId":"c1","parts":[{"text":"Hi"},
+            {"url":"https://x/a.png","mediaType":"image/png"},{"data":{"k":1}}]}}}"#,
+        )
+        .unwrap();
+        let v03 = a2a_request(
+            r#"{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{"message":
+            {"kind":"message","messageId":"m1","role":"user","contextId":"c1","parts":[
+            {"kind":"text","text":"Hi"},{"kind":"file","file":{"uri":"https://x/a.png",
+            "mimeType":"image/png"}},{"kind":"data","data":{"k":1}}]}}}"#,
+        )
+        .unwrap();
+        assert_eq!(v1, v03);
+        assert_eq!(v1.session_id.as_deref(), Some("c1"));
+        assert_eq!(v1.input[0].get_text_content(), Some("Hi"));
+        assert_eq!(v1.input[0].content.as_ref().map(Vec::len), Some(3));
+    }
 }
