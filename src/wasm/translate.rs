@@ -142,9 +142,10 @@ impl TranslatorCore {
     }
 }
 
-/// Maps an A2A `message/send` or `message/stream` request (the JSON-RPC request, its `params`,
-/// or a bare `Message`) to an Agent API request: every part of the message becomes a content
-/// part, `contextId` the `session_id`, `taskId` the `id`.
+/// Maps an A2A request — 1.0 `SendMessage` / `SendStreamingMessage` or 0.3 `message/send` /
+/// `message/stream` (the JSON-RPC request, its `params`, or a bare `Message`) — to an Agent API
+/// request: every part of the message becomes a content part, `contextId` the `session_id`,
+/// `taskId` the `id`.
 ///
 /// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` when there is
 /// no message with `parts`.
