@@ -10,6 +10,7 @@ use std::error::Error as StdError;
 use std::fs;
 use std::path::Path;
 
+use agentwire::a2a::{A2aVersion, AgentDescription, Provider, Skill};
 use agentwire::assembler::Protocol;
 use agentwire::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ResponseBuilder, ToolCallOptions, ToolKind,
@@ -124,6 +125,35 @@ fn main() -> Res<()> {
             out_dir.join(format!("{name}.responses.sse")),
             translate(input, Protocol::OpenAiResponses)?,
         )?;
+    }
+    // Agent cards of both versions from one description.
+    let mut agent = AgentDescription::new(
+        "Weather",
+        "Forecasts for any city",
+        "1.2.0",
+        "https://weather.example/a2a",
+    );
+    agent.provider = Some(Provider {
+        organization: "Example".into(),
+        url: "https://example.com".into(),
+    });
+    agent.documentation_url = Some("https://weather.example/docs".into());
+    agent.skills.push(Skill {
+        id: "forecast".into(),
+        name: "Forecast".into(),
+        description: "The weather of the next days".into(),
+        tags: vec!["weather".into()],
+        examples: vec!["Weather in Hangzhou?".into()],
+        ..Skill::default()
+    });
+    let bare = AgentDescription::new("Bare", "No skills", "0.1.0", "http://127.0.0.1:1/a2a");
+    for (name, card) in [
+        ("card.a2a1.json", agent.card(A2aVersion::V1_0)),
+        ("card.a2a.json", agent.card(A2aVersion::V0_3)),
+        ("card-bare.a2a1.json", bare.card(A2aVersion::V1_0)),
+        ("card-bare.a2a.json", bare.card(A2aVersion::V0_3)),
+    ] {
+        fs::write(out_dir.join(name), serde_json::to_vec(&card)?)?;
     }
     println!("wrote {} scenarios to {}", inputs.len(), out_dir.display());
     Ok(())

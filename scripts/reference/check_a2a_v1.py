@@ -25,7 +25,7 @@ from pathlib import Path
 from google.protobuf import json_format
 
 from a2a.compat.v0_3 import types as types_v03
-from a2a.compat.v0_3.conversions import to_compat_stream_response
+from a2a.compat.v0_3.conversions import to_compat_stream_response, to_core_agent_card
 from a2a.server.tasks.task_manager import append_artifact_to_task
 from a2a.types import a2a_pb2
 
@@ -92,8 +92,29 @@ def check(path):
     return len(events), len(task.artifacts), sum(len(t) for t in texts.values())
 
 
+def check_cards(out):
+    """Agent cards of both versions from one description: the 1.0 card parses strictly as the
+    SDK's `AgentCard` and serialises back identically; the 0.3 card validates as the SDK's 0.3
+    `AgentCard`, and the SDK converts it to the same 1.0 card (but for the interface's
+    version)."""
+    cards = sorted(out.glob("*.a2a1.json"))
+    assert cards, "no agent cards"
+    for path in cards:
+        card = json.loads(path.read_text(encoding="utf-8"))
+        msg = json_format.ParseDict(card, a2a_pb2.AgentCard())
+        assert json_format.MessageToDict(msg) == card, f"{path.name}: not canonical"
+        old = json.loads(path.with_name(path.name.replace(".a2a1.", ".a2a.")).read_text(encoding="utf-8"))
+        compat = types_v03.AgentCard.model_validate(old)
+        core = json_format.MessageToDict(to_core_agent_card(compat))
+        for iface in core.get("supportedInterfaces", []):
+            iface["protocolVersion"] = "1.0"
+        assert core == card, f"{path.name}: the SDK's 1.0 form of the 0.3 card differs:\n sdk  {core}\n ours {card}"
+        print(f"a2a 1.0  {path.name}: valid agent card, and its 0.3 twin converts to it")
+
+
 def main():
     out = Path(sys.argv[1])
+    check_cards(out)
     files = sorted(out.glob("*.a2a1.sse"))
     assert files, "no A2A 1.0 streams"
     total = 0

@@ -6,6 +6,7 @@ For every `<name>.a2a.sse` in OUT_DIR (written by examples/adapter_scenarios.rs)
   nothing follows it; every event names the task's id and context id;
 - replaying the artifact updates the way a2a-sdk's `append_artifact_to_task` does rebuilds
   each message's text (every text part of an artifact, in order).
+Every `<name>.a2a.json` (an A2A 0.3 agent card) validates as a2a-sdk 0.3's `AgentCard`.
 For every `<name>.responses.sse`:
 - each event parses as the Python `openai` package's `ResponseStreamEvent` union, its SSE
   `event:` line equals its `type`, and `sequence_number`s run 0, 1, 2, …;
@@ -19,6 +20,7 @@ import sys
 from pathlib import Path
 
 from a2a.types import (
+    AgentCard,
     SendStreamingMessageResponse,
     SendStreamingMessageSuccessResponse,
     Task,
@@ -95,7 +97,13 @@ def main():
         print(f"responses  {path.name}: {n} events, ends with {terminal}")
         checked += 1
     assert checked, "nothing to check"
-    print(f"check_adapters: {checked} streams valid")
+    cards = sorted(out.glob("*.a2a.json"))
+    assert cards, "no A2A 0.3 agent cards"
+    for path in cards:
+        card = AgentCard.model_validate_json(path.read_text(encoding="utf-8"))
+        assert card.protocol_version == "0.3.0" and card.preferred_transport == "JSONRPC", card
+        print(f"a2a        {path.name}: a valid a2a-sdk 0.3 AgentCard")
+    print(f"check_adapters: {checked} streams and {len(cards)} agent cards valid")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,13 @@
 //! `metadata.index` appended to an artifact continue its last text part; a `Message` result is
 //! a whole message (and, outside a task, the end of the run).
 
+mod card;
 mod compat;
 mod decode;
 mod encode;
 mod request;
 
+pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::{A2aEncoder, A2aVersion};
 pub use request::a2a_request;
