@@ -374,6 +374,21 @@ mod tests {
         }
     }
 
+    /// The encoder's bytes for `d` equal the codec's framing of the event's model JSON.
+    fn same_as_model(enc: &mut AgentApiEncoder, d: &BuilderEvent<'_>, format: Format, omit: bool) {
+        let mut fast = Vec::new();
+        enc.encode(d, &mut fast).unwrap();
+        let mut slow = Vec::new();
+        let json = d
+            .to_event()
+            .to_json_with(JsonOptions::new().omit_nulls(omit));
+        reference_frame(format, &mut slow, &json);
+        assert_eq!(
+            String::from_utf8(fast).unwrap(),
+            String::from_utf8(slow).unwrap()
+        );
+    }
+
     #[test]
     fn fast_path_equals_model_path() {
         let texts = [
@@ -397,17 +412,7 @@ mod tests {
                             content_type: ct,
                             text: t,
                         });
-                        let mut fast = Vec::new();
-                        enc.encode(&d, &mut fast).unwrap();
-                        let mut slow = Vec::new();
-                        let json = d
-                            .to_event()
-                            .to_json_with(JsonOptions::new().omit_nulls(omit));
-                        reference_frame(format, &mut slow, &json);
-                        assert_eq!(
-                            String::from_utf8(fast).unwrap(),
-                            String::from_utf8(slow).unwrap()
-                        );
+                        same_as_model(&mut enc, &d, format, omit);
                     }
                 }
                 let data: JsonMap = serde_json::from_str(
@@ -420,17 +425,7 @@ mod tests {
                     index: 0,
                     data: &data,
                 });
-                let mut fast = Vec::new();
-                enc.encode(&d, &mut fast).unwrap();
-                let mut slow = Vec::new();
-                let json = d
-                    .to_event()
-                    .to_json_with(JsonOptions::new().omit_nulls(omit));
-                reference_frame(format, &mut slow, &json);
-                assert_eq!(
-                    String::from_utf8(fast).unwrap(),
-                    String::from_utf8(slow).unwrap()
-                );
+                same_as_model(&mut enc, &d, format, omit);
             }
         }
     }

@@ -7,18 +7,13 @@
 // error text). The events go to agentwire as SSE bytes split into random chunks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { pathToFileURL } from "node:url";
-import { createRequire } from "node:module";
 import { StreamAssembler } from "agentwire";
+import { loadClient, replay } from "./agui-client.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 // Run through scripts/test.sh, which sets AGENTWIRE_ROOT; without it these tests fail (a
 // skipped differential would pass unseen) unless AGENTWIRE_ALLOW_SKIP=1 asks to skip them.
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
-const load = async (spec) => {
-  if (!ROOT) throw new Error("AGENTWIRE_ROOT is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)");
-  return import(pathToFileURL(`${ROOT}/node_modules/${spec}`).href);
-};
 
 // Deterministic PRNG (mulberry32).
 function rng(seed) {
@@ -206,32 +201,6 @@ function randomRun(r) {
   return events;
 }
 
-async function reference(client, rxjs, events) {
-  class ReplayAgent extends client.AbstractAgent {
-    // One event per macrotask, as over HTTP: the client's apply stage is asynchronous, so a
-    // synchronous source would let a later rejection overtake the application of earlier events.
-    run() {
-      return rxjs.from(events.map((e) => structuredClone(e)))
-        .pipe(rxjs.concatMap((e) => rxjs.of(e).pipe(rxjs.delay(0))));
-    }
-  }
-  const agent = new ReplayAgent({});
-  const saved = { warn: console.warn, error: console.error };
-  console.warn = () => {};
-  console.error = () => {};
-  let error;
-  try {
-    await agent.runAgent();
-  } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
-  } finally {
-    console.warn = saved.warn;
-    console.error = saved.error;
-  }
-  // JSON round trip: undefined-valued keys are absent, as on the wire.
-  return { messages: JSON.parse(JSON.stringify(agent.messages)), state: JSON.parse(JSON.stringify(agent.state ?? null)), error };
-}
-
 function ours(events, r) {
   const bytes = new TextEncoder().encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
   const asm = new StreamAssembler({ protocol: "ag-ui" });
@@ -249,15 +218,14 @@ function ours(events, r) {
 const RUNS = Number(process.env.AGUI_DIFF_RUNS ?? 600);
 
 test("differential: agentwire ≡ @ag-ui/client 1.0.0 on seeded random event sequences", { skip }, async () => {
-  const client = await load("@ag-ui/client/dist/index.mjs");
-  const rxjs = createRequire(`${ROOT}/package.json`)("rxjs");
+  const lib = await loadClient(ROOT);
   const counts = { runs: 0, events: 0, accepted: 0, rejected: 0, sameText: 0 };
   const only = process.env.AGUI_DIFF_SEED ? Number(process.env.AGUI_DIFF_SEED) : undefined;
   for (let seed = only ?? 1; seed <= (only ?? RUNS); seed++) {
     const r = rng(seed);
     // Seeds ≡ 1 (mod 4): clean runs; ≡ 3: runs with an occasional wild event; even: random.
     const events = seed % 2 ? validRun(r, seed % 4 === 3) : randomRun(r);
-    const theirs = await reference(client, rxjs, events);
+    const theirs = await replay(lib, events);
     const mine = ours(events, r);
     if (only !== undefined) console.log(JSON.stringify({ events, theirs, mine }, null, 1));
     const where = `seed ${seed}: ${JSON.stringify(events)}`;

@@ -5,17 +5,12 @@
 // (scripts/reference/three_turns.py).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
 import { fromAgUiMessages, nextTurn, StreamAssembler, toAgUiMessages, Translator } from "agentwire";
 import { referenceStreams } from "./reference-streams.mjs";
+import { loadClient, replay } from "./agui-client.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
-const load = async (spec) => {
-  if (!ROOT) throw new Error("AGENTWIRE_ROOT is not set: run through scripts/test.sh (AGENTWIRE_ALLOW_SKIP=1 skips)");
-  return import(pathToFileURL(`${ROOT}/node_modules/${spec}`).href);
-};
 
 function aguiEvents(bytes) {
   const t = new Translator({ from: "agent-api", to: "ag-ui" });
@@ -27,36 +22,14 @@ function aguiEvents(bytes) {
   }
 }
 
-async function clientMessages(client, rxjs, events) {
-  class ReplayAgent extends client.AbstractAgent {
-    run() {
-      return rxjs.from(events.map((e) => structuredClone(e))).pipe(rxjs.concatMap((e) => rxjs.of(e).pipe(rxjs.delay(0))));
-    }
-  }
-  const agent = new ReplayAgent({});
-  const saved = { warn: console.warn, error: console.error };
-  console.warn = () => {};
-  console.error = () => {};
-  try {
-    await agent.runAgent();
-  } catch {
-    // A failed run still leaves its messages.
-  } finally {
-    console.warn = saved.warn;
-    console.error = saved.error;
-  }
-  return JSON.parse(JSON.stringify(agent.messages));
-}
-
 test("toAgUiMessages gives the messages @ag-ui/client holds after the same run in AG-UI", { skip }, async () => {
-  const client = await load("@ag-ui/client/dist/index.mjs");
-  const rxjs = createRequire(`${ROOT}/package.json`)("rxjs");
+  const lib = await loadClient(ROOT);
   let compared = 0;
   for (const [name, bytes] of referenceStreams()) {
     const snapshot = await StreamAssembler.collect((async function* () { yield bytes; })(), { protocol: "agent-api" });
     const messages = [...snapshot.output, ...(snapshot.incompleteMessages ?? [])];
     if (messages.length === 0) continue;
-    const expected = await clientMessages(client, rxjs, aguiEvents(bytes));
+    const { messages: expected } = await replay(lib, aguiEvents(bytes));
     const ours = toAgUiMessages(messages);
     // Order: the client lists messages as they started; the snapshot's `output` in its order.
     const byId = (list) => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
