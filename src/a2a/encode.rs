@@ -12,6 +12,8 @@ use crate::emit::{BuilderEvent, Encoder};
 use crate::protocol::{AgentResponse, ContentBody, JsonMap, Message, RunStatus};
 use crate::Result;
 
+use super::A2aVersion;
+
 #[derive(Debug)]
 struct Artifact {
     message_type: String,
@@ -34,20 +36,6 @@ struct PartState {
     done: bool,
     /// Whether the part appeared in some chunk.
     announced: bool,
-}
-
-/// The A2A protocol version an [`A2aEncoder`] writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum A2aVersion {
-    /// A2A 0.3 (`message/stream`): results with `kind`, `final` on status updates, lowercase
-    /// states, `TextPart` / `DataPart` / `FilePart`.
-    #[default]
-    V0_3,
-    /// A2A 1.0 (`SendStreamingMessage`): each result a `StreamResponse` (`task`, `statusUpdate`,
-    /// `artifactUpdate`), `TASK_STATE_*` and `ROLE_*` enums, flattened parts, fields at their
-    /// default value left out, and no `final`: the stream ends after the terminal state.
-    V1_0,
 }
 
 /// Encodes Agent API events as A2A `message/stream` results (the mapping is documented at the

@@ -27,8 +27,14 @@ mod compat;
 mod decode;
 mod encode;
 mod request;
+mod rpc;
+mod task;
+mod version;
 
 pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
-pub use encode::{A2aEncoder, A2aVersion};
+pub use encode::A2aEncoder;
 pub use request::a2a_request;
+pub use rpc::{read_call, rpc_result, A2aCall, A2aMethod, RpcError, RpcErrorCode};
+pub use task::TaskFold;
+pub use version::A2aVersion;
