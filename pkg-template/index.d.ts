@@ -18,6 +18,19 @@ export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
+export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
+export type {
+  A2aAgentCard,
+  A2aAgentDescription,
+  A2aCall,
+  A2aCallResult,
+  A2aErrorReason,
+  A2aErrorResponse,
+  A2aMethod,
+  A2aSkill,
+  A2aTaskFold,
+  A2aVersion,
+} from "./a2a.js";
 export type { A2aUserMessage, AgentApiInput, AgentApiInputMessage, OpenAIResponsesInputItem, Turn } from "./conversation.js";
 export type {
   CompletedOptions,

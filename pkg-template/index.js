@@ -8,6 +8,7 @@ export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
+export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 
 export function parseRequest(json) {
   return call("parseRequest", textOf(json, "parseRequest"));

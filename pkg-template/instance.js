@@ -80,11 +80,11 @@ export function release(inst, core) {
   }
 }
 
-/** Calls `name` of the current instance's exports with `arg` (a function of the glue). */
-export function call(name, arg) {
+/** Calls `name` of the current instance's exports with `args` (a function of the glue). */
+export function call(name, ...args) {
   const inst = instance();
   try {
-    return inst.exports[name](arg);
+    return inst.exports[name](...args);
   } catch (error) {
     throw failure(inst, error);
   }

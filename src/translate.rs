@@ -224,11 +224,19 @@ impl Translator {
         let result = self
             .decoder
             .finish(|frame| on_frame(source, target, events, warnings, run, &frame, &mut out));
-        if result.is_ok() {
+        let result = result.and_then(|()| {
+            if let Source::A2a(d) = source {
+                d.finish(events);
+                for event in events.drain(..) {
+                    run.see(&event);
+                    encode_event(target, event, &mut out)?;
+                }
+            }
             if let Target::AgUi(enc) = target {
                 enc.finish(&mut out);
             }
-        }
+            Ok(())
+        });
         self.keep_on_error(result, out)
     }
 

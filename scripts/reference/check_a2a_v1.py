@@ -15,9 +15,15 @@ builder runs translated from the Agent API to A2A 1.0):
   own 0.3 stream of the same run (`<name>.a2a.sse`), event by event, except `final` on an
   `input-required` status (the SDK sets it only for terminal states).
 
+The non-streamed answer of each run (`<name>.a2a1.send.json`, agentwire's `TaskFold` of the 1.0
+stream) parses strictly as the SDK's `SendMessageResponse`, serialises back identically, and its
+task equals the SDK's own aggregation of the same stream (`TaskManager.save_task_event`, event by
+event); the 0.3 answer (`<name>.a2a.send.json`) equals the SDK's 0.3 conversion of that task.
+
 Usage: .venv-a2a1/bin/python scripts/reference/check_a2a_v1.py OUT_DIR
 """
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -25,7 +31,14 @@ from pathlib import Path
 from google.protobuf import json_format
 
 from a2a.compat.v0_3 import types as types_v03
-from a2a.compat.v0_3.conversions import to_compat_stream_response, to_core_agent_card
+from a2a.compat.v0_3.conversions import (
+    to_compat_stream_response,
+    to_compat_task,
+    to_core_agent_card,
+)
+from a2a.server.context import ServerCallContext
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.server.tasks.task_manager import TaskManager
 from a2a.server.tasks.task_manager import append_artifact_to_task
 from a2a.types import a2a_pb2
 
@@ -88,8 +101,35 @@ def check(path):
         if result.get("kind") == "status-update" and result.get("status", {}).get("state") == "input-required":
             converted["result"]["final"] = result.get("final")
         assert same(converted, expected), f"{path.name}: the SDK's 0.3 conversion differs:\n sdk  {converted}\n ours {expected}"
+    check_send(path, parsed)
     texts = {a.artifact_id: "".join(p.text for p in a.parts if p.WhichOneof("content") == "text") for a in task.artifacts}
     return len(events), len(task.artifacts), sum(len(t) for t in texts.values())
+
+
+async def sdk_task(parsed):
+    """The SDK's server-side aggregation of a stream of `StreamResponse`s."""
+    manager = TaskManager(InMemoryTaskStore(), ServerCallContext(), None, None, None)
+    for m in parsed:
+        kind = m.WhichOneof("payload")
+        event = {"task": m.task, "status_update": m.status_update,
+                 "artifact_update": m.artifact_update}[kind]
+        await manager.save_task_event(event)
+    return await manager.get_task()
+
+
+def check_send(path, parsed):
+    name = path.name.replace(".a2a1.sse", "")
+    ours = json.loads(path.with_name(f"{name}.a2a1.send.json").read_text(encoding="utf-8"))
+    msg = json_format.ParseDict(ours, a2a_pb2.SendMessageResponse())
+    assert json_format.MessageToDict(msg) == ours, f"{name}: send answer not canonical"
+    task = asyncio.run(sdk_task(parsed))
+    sdk = json_format.MessageToDict(task)
+    assert sdk == ours["task"], f"{name}: SendMessage answer differs from the SDK's aggregation:\n ours {ours['task']}\n sdk  {sdk}"
+    old = json.loads(path.with_name(f"{name}.a2a.send.json").read_text(encoding="utf-8"))
+    old = json.loads(json.dumps(old).replace(json.dumps(old["id"])[1:-1], json.dumps(ours["task"]["id"])[1:-1]))
+    compat = to_compat_task(task).model_dump(mode="json", exclude_none=True)
+    expected = types_v03.Task.model_validate(old).model_dump(mode="json", exclude_none=True)
+    assert compat == expected, f"{name}: 0.3 answer differs from the SDK's conversion:\n sdk  {compat}\n ours {expected}"
 
 
 def check_cards(out):
@@ -121,7 +161,8 @@ def main():
     for f in files:
         n, artifacts, chars = check(f)
         total += n
-        print(f"a2a 1.0  {f.name}: {n} events, {artifacts} artifacts, {chars} characters of text")
+        print(f"a2a 1.0  {f.name}: {n} events, {artifacts} artifacts, {chars} characters of text; "
+              "SendMessage answer equals the SDK's aggregation")
     print(f"check_a2a_v1: {len(files)} streams, {total} events valid for a2a-sdk 1.x")
 
 

@@ -28,6 +28,9 @@ struct Incoming {
 pub struct A2aDecoder {
     started: bool,
     ended: bool,
+    /// The usage of an input- or auth-required status not marked `final`, while it is the
+    /// last event read: the run is interrupted if the stream ends there.
+    interrupted: Option<Option<JsonMap>>,
     task_id: Option<String>,
     context_id: Option<String>,
     messages: Vec<Incoming>,
@@ -44,6 +47,15 @@ impl A2aDecoder {
     /// Whether the final status was read.
     pub fn is_ended(&self) -> bool {
         self.ended
+    }
+
+    /// Ends the stream: a run whose last event was an input- or auth-required status without
+    /// `final: true` (as `a2a-sdk` writes it in 0.3 before closing the stream) ends
+    /// `incomplete`, as the same status does in 1.0; otherwise nothing.
+    pub fn finish(&mut self, out: &mut Vec<Event>) {
+        if let Some(usage) = self.interrupted.take().filter(|_| !self.ended) {
+            self.finish_run(RunStatus::Incomplete, None, usage, out);
+        }
     }
 
     /// Decodes one payload, appending Agent API events to `out` and problems to `warnings`.
@@ -73,6 +85,7 @@ impl A2aDecoder {
             ));
             return Ok(());
         }
+        self.interrupted = None;
         if let Some(Value::Object(e)) = env.get("error") {
             let code = match e.get("code") {
                 Some(Value::String(c)) => c.clone(),
@@ -196,7 +209,9 @@ impl A2aDecoder {
             if let Some(m) = message {
                 self.whole_message(m, out);
             }
-            if run == RunStatus::InProgress {
+            if run == RunStatus::Incomplete {
+                self.interrupted = Some(usage);
+            } else if run == RunStatus::InProgress {
                 out.push(Event::Response(self.response(run)));
             }
             return;
@@ -482,5 +497,44 @@ pub(super) fn file_body(f: &JsonMap, hint: &str) -> ContentBody {
             filename: name,
             file_data: bytes,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn statuses(payloads: &[&str], finish: bool) -> Vec<RunStatus> {
+        let mut d = A2aDecoder::new();
+        let (mut out, mut warnings) = (Vec::new(), Vec::new());
+        for p in payloads {
+            d.decode(p, &mut out, &mut warnings).unwrap();
+        }
+        if finish {
+            d.finish(&mut out);
+        }
+        out.into_iter()
+            .filter_map(|e| match e {
+                Event::Response(r) => Some(r.status),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_0_3_stream_ending_at_a_non_final_input_required_status_is_incomplete() {
+        let task = r#"{"kind":"task","id":"t","contextId":"c","status":{"state":"submitted"}}"#;
+        let input = r#"{"kind":"status-update","taskId":"t","contextId":"c","final":false,"status":{"state":"input-required"}}"#;
+        let working = r#"{"kind":"status-update","taskId":"t","contextId":"c","final":false,"status":{"state":"working"}}"#;
+        assert_eq!(
+            statuses(&[task, input], true),
+            [RunStatus::Created, RunStatus::Incomplete]
+        );
+        // Not at the end of the stream: the run goes on.
+        assert_eq!(
+            statuses(&[task, input, working], true),
+            [RunStatus::Created, RunStatus::InProgress]
+        );
+        assert_eq!(statuses(&[task, input], false), [RunStatus::Created]);
     }
 }

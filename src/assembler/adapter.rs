@@ -77,6 +77,10 @@ impl ProtocolFold for AdapterFold {
     }
 
     fn settle_end(&mut self, cx: &mut EventCx<'_>) -> Result<()> {
+        self.a2a.finish(&mut self.events);
+        for event in self.events.drain(..) {
+            self.fold.apply_event(event, cx)?;
+        }
         ProtocolFold::settle_end(&mut self.fold, cx)
     }
 

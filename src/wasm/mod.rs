@@ -20,6 +20,8 @@
 //! The module is public only so that the wasm-bindgen tests (`tests/wasm_*.rs`) can call the
 //! exported functions directly; JavaScript sees the camelCase names.
 
+#[cfg(feature = "full")]
+pub mod a2a;
 pub mod assembler;
 #[cfg(feature = "full")]
 pub mod builder;

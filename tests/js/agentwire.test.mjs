@@ -11,7 +11,7 @@ for (const [name, run] of Object.entries(cases)) {
 
 test("the package exports exactly the public API", () => {
   assert.deepStrictEqual(Object.keys(api).sort(), ["AgentwireError", "ContentBuilder", "MessageBuilder", "ResponseBuilder",
-    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aRequest", "agUiRequest", "fromAgUiMessages", "nextTurn",
+    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "fromAgUiMessages", "nextTurn",
     "parseEvent", "parseRequest", "toAgUiMessages", "translate", "wasmMemoryBytes"]);
 });
 

@@ -1,0 +1,316 @@
+//! The A2A exports: agent cards (`a2aAgentCard`), reading a JSON-RPC request (`a2aCall`),
+//! error answers (`a2aError`), and the task a stream folds into (`a2aTask`).
+
+use serde_json::{json, Map, Value};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+
+use super::convert::{to_js, Text};
+use super::options::Bag;
+use crate::a2a::{
+    read_call, A2aVersion, AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskFold,
+};
+use crate::{Error, ErrorCode, Result};
+
+fn invalid(message: String, field: &str) -> Error {
+    Error::new(ErrorCode::InvalidOption, message).with_field(field)
+}
+
+/// `"1.0"` (the default) or `"0.3"`.
+fn version(value: Option<&Value>, what: &str) -> Result<A2aVersion> {
+    match value {
+        None | Some(Value::Null) => Ok(A2aVersion::V1_0),
+        Some(Value::String(v)) if v == "1.0" => Ok(A2aVersion::V1_0),
+        Some(Value::String(v)) if v == "0.3" => Ok(A2aVersion::V0_3),
+        Some(_) => Err(invalid(
+            format!("{what}: version must be \"1.0\" or \"0.3\""),
+            "version",
+        )),
+    }
+}
+
+fn string(
+    bag: &Map<String, Value>,
+    key: &str,
+    what: &str,
+    required: bool,
+) -> Result<Option<String>> {
+    match bag.get(key) {
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        None | Some(Value::Null) if !required => Ok(None),
+        _ => Err(invalid(format!("{what}: {key} must be a string"), key)),
+    }
+}
+
+fn strings(bag: &Map<String, Value>, key: &str, what: &str) -> Result<Option<Vec<String>>> {
+    match bag.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .map(Some)
+            .ok_or_else(|| invalid(format!("{what}: {key} must be a list of strings"), key)),
+        Some(_) => Err(invalid(
+            format!("{what}: {key} must be a list of strings"),
+            key,
+        )),
+    }
+}
+
+fn boolean(bag: &Map<String, Value>, key: &str, what: &str) -> Result<Option<bool>> {
+    match bag.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(invalid(format!("{what}: {key} must be a boolean"), key)),
+    }
+}
+
+fn known_keys(bag: &Map<String, Value>, keys: &[&str], what: &str) -> Result<()> {
+    match bag.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(k) => Err(invalid(format!("{what}: unknown option {k:?}"), k)),
+        None => Ok(()),
+    }
+}
+
+fn skill(value: &Value) -> Result<Skill> {
+    const WHAT: &str = "a2aAgentCard skill";
+    let Value::Object(bag) = value else {
+        return Err(invalid(format!("{WHAT}s must be objects"), "skills"));
+    };
+    known_keys(
+        bag,
+        &[
+            "id",
+            "name",
+            "description",
+            "tags",
+            "examples",
+            "inputModes",
+            "outputModes",
+        ],
+        WHAT,
+    )?;
+    Ok(Skill {
+        id: string(bag, "id", WHAT, true)?.unwrap_or_default(),
+        name: string(bag, "name", WHAT, true)?.unwrap_or_default(),
+        description: string(bag, "description", WHAT, false)?.unwrap_or_default(),
+        tags: strings(bag, "tags", WHAT)?.unwrap_or_default(),
+        examples: strings(bag, "examples", WHAT)?.unwrap_or_default(),
+        input_modes: strings(bag, "inputModes", WHAT)?.unwrap_or_default(),
+        output_modes: strings(bag, "outputModes", WHAT)?.unwrap_or_default(),
+    })
+}
+
+/// The A2A agent card of an agent, in A2A `version` `"1.0"` (the default) or `"0.3"`, from one
+/// description: `name`, `description`, `version` (the agent's), `url` (the JSON-RPC endpoint),
+/// and optionally `provider` (`{organization, url}`), `documentationUrl`, `iconUrl`,
+/// `streaming` (default true), `pushNotifications` (default false), `defaultInputModes` and
+/// `defaultOutputModes` (default `["text/plain"]`), `skills` (`{id, name, description, tags,
+/// examples, inputModes, outputModes}`).
+///
+/// @throws {AgentwireError} `INVALID_OPTION` naming the field for a missing or mistyped one.
+#[wasm_bindgen(js_name = a2aAgentCard)]
+pub fn a2a_agent_card(
+    description: &str,
+    card_version: Option<String>,
+) -> std::result::Result<JsValue, JsValue> {
+    const WHAT: &str = "a2aAgentCard";
+    let bag = Bag::parse(Some(description), WHAT)?;
+    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
+    known_keys(
+        &bag,
+        &[
+            "name",
+            "description",
+            "version",
+            "url",
+            "provider",
+            "documentationUrl",
+            "iconUrl",
+            "streaming",
+            "pushNotifications",
+            "defaultInputModes",
+            "defaultOutputModes",
+            "skills",
+        ],
+        WHAT,
+    )?;
+    let required = |key| string(&bag, key, WHAT, true).map(Option::unwrap_or_default);
+    let mut agent = AgentDescription::new(
+        required("name")?,
+        required("description")?,
+        required("version")?,
+        required("url")?,
+    );
+    agent.provider = match bag.get("provider") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(p)) => Some(Provider {
+            organization: string(p, "organization", "a2aAgentCard provider", true)?
+                .unwrap_or_default(),
+            url: string(p, "url", "a2aAgentCard provider", true)?.unwrap_or_default(),
+        }),
+        Some(_) => {
+            return Err(invalid(
+                format!("{WHAT}: provider must be {{organization, url}}"),
+                "provider",
+            )
+            .into())
+        }
+    };
+    agent.documentation_url = string(&bag, "documentationUrl", WHAT, false)?;
+    agent.icon_url = string(&bag, "iconUrl", WHAT, false)?;
+    if let Some(b) = boolean(&bag, "streaming", WHAT)? {
+        agent.streaming = b;
+    }
+    if let Some(b) = boolean(&bag, "pushNotifications", WHAT)? {
+        agent.push_notifications = b;
+    }
+    if let Some(modes) = strings(&bag, "defaultInputModes", WHAT)? {
+        agent.default_input_modes = modes;
+    }
+    if let Some(modes) = strings(&bag, "defaultOutputModes", WHAT)? {
+        agent.default_output_modes = modes;
+    }
+    agent.skills = match bag.get("skills") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list.iter().map(skill).collect::<Result<_>>()?,
+        Some(_) => return Err(invalid(format!("{WHAT}: skills must be a list"), "skills").into()),
+    };
+    let version = version(card_version.map(Value::String).as_ref(), WHAT)?;
+    Ok(to_js(&agent.card(version))?)
+}
+
+/// Reads a JSON-RPC request sent to an A2A endpoint, with its `A2A-Version` header (absent:
+/// 0.3). Returns `{call}` — the method (its 1.0 name), the version it is served in, the id,
+/// `params`, and for the send methods the message as an Agent API `request`, for the task
+/// methods the `taskId`, `historyLength`, `returnImmediately` and `streaming` — or `{error}`:
+/// the JSON-RPC error response to send (HTTP 200), with the code the specification names.
+/// Never throws for a bad body: a bad body is an answer.
+#[wasm_bindgen(js_name = a2aCall)]
+pub fn a2a_call(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] body: &JsValue,
+    a2a_version: Option<String>,
+) -> std::result::Result<JsValue, JsValue> {
+    let text = Text::from_js(body, "a2aCall")?;
+    let read = match text.as_str() {
+        Ok(body) => read_call(body, a2a_version.as_deref()),
+        Err(e) => Err(Box::new(
+            RpcError::new(RpcErrorCode::ParseError, e.message().to_string()).with_version(
+                A2aVersion::from_header(a2a_version.as_deref()).unwrap_or(A2aVersion::V1_0),
+            ),
+        )),
+    };
+    let out = match read {
+        Ok(call) => json!({"call": {
+            "id": call.id,
+            "method": call.method.name(A2aVersion::V1_0),
+            "version": call.version.as_str(),
+            "streaming": call.method.is_streaming(),
+            "params": call.params,
+            "request": call.request,
+            "taskId": call.task_id,
+            "historyLength": call.history_length,
+            "returnImmediately": call.return_immediately,
+        }}),
+        Err(error) => json!({"error": error_value(&error)}),
+    };
+    Ok(to_js(&out)?)
+}
+
+fn error_value(error: &RpcError) -> Value {
+    serde_json::from_str(&error.to_json()).unwrap_or(Value::Null)
+}
+
+/// A JSON-RPC error response of A2A: `code` is a reason (`"TASK_NOT_FOUND"`,
+/// `"UNSUPPORTED_OPERATION"`, …) or the code number; options: `id` (of the request, default
+/// null), `version` (`"1.0"`, the default, writes `data` as typed details; `"0.3"` as an
+/// object), `field`.
+///
+/// @throws {AgentwireError} `INVALID_OPTION` for a code A2A does not define.
+#[wasm_bindgen(js_name = a2aError)]
+pub fn a2a_error(
+    #[wasm_bindgen(unchecked_param_type = "string | number")] code: &JsValue,
+    message: &str,
+    options: Option<String>,
+) -> std::result::Result<JsValue, JsValue> {
+    const WHAT: &str = "a2aError";
+    let code = code
+        .as_string()
+        .and_then(|r| RpcErrorCode::from_reason(&r))
+        .or_else(|| {
+            code.as_f64()
+                .filter(|n| n.fract() == 0.0 && n.abs() < 1e9)
+                .and_then(|n| RpcErrorCode::from_code(n as i64))
+        })
+        .ok_or_else(|| invalid(format!("{WHAT}: not an A2A error code"), "code"))?;
+    let bag = Bag::parse(options.as_deref(), WHAT)?;
+    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
+    known_keys(&bag, &["id", "version", "field"], WHAT)?;
+    let mut error = RpcError::new(code, message).with_version(version(bag.get("version"), WHAT)?);
+    match bag.get("id") {
+        None | Some(Value::Null) => {}
+        Some(id @ Value::String(_)) => error = error.with_id(id.clone()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            error = error.with_id(Value::Number(n.clone()));
+        }
+        Some(_) => {
+            return Err(invalid(
+                format!("{WHAT}: id must be a string, an integer or null"),
+                "id",
+            )
+            .into())
+        }
+    }
+    if let Some(field) = string(&bag, "field", WHAT, false)? {
+        error = error.with_field(field);
+    }
+    Ok(to_js(&error_value(&error))?)
+}
+
+/// Folds a whole A2A stream (SSE or NDJSON of JSON-RPC responses, either version) into its task,
+/// as `a2a-sdk` aggregates one: `{task, message, error, sendMessageResult}` — the task (its
+/// history trimmed to the latest `historyLength` messages when given), the message the stream
+/// answered with instead of a task, the JSON-RPC error it ended with, and the non-streamed
+/// `SendMessage` result in A2A `version` (`"1.0"`: `{task}` or `{message}`; `"0.3"`: the object
+/// itself). Each is `null` when absent.
+///
+/// @throws {AgentwireError} `INVALID_UTF8` / `EVENT_TOO_LARGE` for a stream that cannot be read,
+/// `INVALID_JSON` for an event that is not JSON.
+#[wasm_bindgen(js_name = a2aTask)]
+pub fn a2a_task(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] stream: &JsValue,
+    options: Option<String>,
+) -> std::result::Result<JsValue, JsValue> {
+    const WHAT: &str = "a2aTask";
+    let bag = Bag::parse(options.as_deref(), WHAT)?;
+    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
+    known_keys(&bag, &["version", "historyLength"], WHAT)?;
+    let version = version(bag.get("version"), WHAT)?;
+    let history_length = match bag.get("historyLength") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) if n.as_u64().is_some() => {
+            Some(u32::try_from(n.as_u64().unwrap_or_default()).unwrap_or(u32::MAX))
+        }
+        Some(_) => {
+            return Err(invalid(
+                format!("{WHAT}: historyLength must be a non-negative integer"),
+                "historyLength",
+            )
+            .into())
+        }
+    };
+    let mut fold = TaskFold::new();
+    match Text::from_js(stream, WHAT)? {
+        Text::Str(s) => fold.push(s.as_bytes())?,
+        Text::Bytes(b) => fold.push(&b)?,
+    }
+    fold.finish()?;
+    let out = json!({
+        "task": fold.task_result(history_length),
+        "message": fold.message(),
+        "error": fold.error(),
+        "sendMessageResult": fold.send_message_result(version, history_length),
+    });
+    Ok(to_js(&out)?)
+}
