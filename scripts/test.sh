@@ -38,7 +38,6 @@ project() {
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
   ln -s "$ROOT/node_modules/openai" "$PROJECT/node_modules/openai"
-  # The official A2A JS SDK, for tests/js/a2a.test.mjs (loaded from the project's node_modules).
   echo "[test] installed $tarball into $PROJECT"
 }
 

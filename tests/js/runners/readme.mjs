@@ -4,6 +4,7 @@
 //   browser      the HTML page, served with the package and a POST /process, in headless Chromium
 //   node         the quick start, with node
 //   protocols    serving and reading AG-UI, OpenAI Responses and A2A, with node
+//   a2a          an A2A JSON-RPC endpoint of both versions, exercised in-process, with node
 //   deno         the server, with deno run --allow-net --allow-read
 //   worker       the Worker, in workerd (miniflare), as Agent API and as OpenAI Responses
 //   vite-config  must be the config tests/vite/ builds and serves with
@@ -46,8 +47,15 @@ function equal(actual, expected, what) {
 const textOf = (snapshot) => snapshot.output.filter((m) => m.type === "message")
   .flatMap((m) => m.content.map((c) => c.text)).join("");
 
-await check("the README has the six tested examples", () => {
-  equal(Object.keys(blocks).sort().join(), "browser,deno,node,protocols,vite-config,worker", "tested blocks");
+await check("the README has the seven tested examples", () => {
+  equal(Object.keys(blocks).sort().join(), "a2a,browser,deno,node,protocols,vite-config,worker", "tested blocks");
+});
+
+await check("README A2A example answers 1.0 and 0.3 requests and refuses a 1.0 method without its header", () => {
+  const file = join(project, "readme-a2a.mjs");
+  writeFileSync(file, blocks.a2a);
+  const r = spawnSync(process.execPath, [file], { cwd: project, encoding: "utf8", timeout: 30_000 });
+  equal(r.stdout.trim(), "TASK_STATE_COMPLETED\nYou said: hello\n-32009", `stdout (stderr: ${r.stderr})`);
 });
 
 await check("README protocols example serves and reads AG-UI, OpenAI Responses and A2A", () => {
