@@ -9,7 +9,8 @@
 //! - [`render`]: `snapshot()`, `tool_calls()` and `tool_call_changes()` after every push, for
 //!   every protocol;
 //! - [`builder`]: the builder given arbitrary JSON values, read back by a `StreamAssembler`;
-//! - [`translate`]: the `Translator` between every pair of protocols.
+//! - [`translate`]: the `Translator` between every pair of protocols;
+//! - [`a2a`]: A2A JSON-RPC requests read by `read_call`, and A2A streams folded by `TaskFold`.
 //!
 //! Inputs are read with [`Gen`] (over `arbitrary::Unstructured`): single bytes pick shapes and
 //! little-endian `u16`s give lengths, so `fuzz/seed-corpus.py` can write seeds by hand (deep
@@ -19,6 +20,7 @@
 #[path = "../assembler_harness/mod.rs"]
 pub mod assembler_harness;
 
+pub mod a2a;
 pub mod builder;
 pub mod partial_json;
 pub mod patch;
@@ -30,7 +32,14 @@ use arbitrary::Unstructured;
 use serde_json::{Map, Number, Value};
 
 /// The targets, by name (also the prefix of their crash files: `<target>-<what>.bin`).
-pub const TARGETS: &[&str] = &["partial_json", "patch", "render", "builder", "translate"];
+pub const TARGETS: &[&str] = &[
+    "partial_json",
+    "patch",
+    "render",
+    "builder",
+    "translate",
+    "a2a",
+];
 
 /// Runs the checks of `target` on `data`; `None` for an unknown target.
 pub fn check(target: &str, data: &[u8]) -> Option<Result<(), String>> {
@@ -40,6 +49,7 @@ pub fn check(target: &str, data: &[u8]) -> Option<Result<(), String>> {
         "render" => render::check(data),
         "builder" => builder::check(data),
         "translate" => translate::check(data),
+        "a2a" => a2a::check(data),
         _ => return None,
     })
 }
