@@ -35,10 +35,13 @@ export interface ResponseBuilderOptions {
    * The protocol to emit from the same calls: the Agent API, the OpenAI Responses API
    * streaming events (`event:` lines, tool calls as `function_call` items), or AG-UI 1.0 events
    * (`RUN_STARTED`, `TEXT_MESSAGE_*`, `REASONING_*`, `TOOL_CALL_*`, `TOOL_CALL_RESULT`,
-   * `RUN_FINISHED` / `RUN_ERROR`: a run `@ag-ui/client` verifies; see the README's AG-UI section).
+   * `RUN_FINISHED` / `RUN_ERROR`: a run `@ag-ui/client` verifies; see the README's AG-UI section),
+   * or A2A (`"a2a"`: 1.0 `SendStreamingMessage` results; `"a2a-0.3"`: `message/stream` results).
    * @defaultValue `"agent-api"`
    */
   protocol?: Protocol;
+  /** The JSON-RPC `id` an A2A stream answers (`protocol: "a2a"` or `"a2a-0.3"`). @defaultValue `null` */
+  requestId?: string | number | null;
   /** AG-UI's `threadId` (`protocol: "ag-ui"`). @defaultValue `sessionId`, else `thread_<uuid4>` */
   threadId?: string;
   /** AG-UI's `runId` (`protocol: "ag-ui"`). @defaultValue the response id */

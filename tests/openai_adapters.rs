@@ -507,3 +507,48 @@ proptest! {
         prop_assert_eq!(String::from_utf8(built).unwrap(), String::from_utf8(translated).unwrap());
     }
 }
+
+/// The builder writes A2A natively (`protocol: "a2a"` / `"a2a-0.3"`): the same bytes as the
+/// translation of the Agent API run made by the same calls.
+#[test]
+fn builder_writes_a2a_of_both_versions_as_the_translator_does() {
+    use agentwire::a2a::{A2aVersion, TaskFold};
+    for end in ["completed", "failed", "canceled"] {
+        let source = build(&sample(), agent_api(), end);
+        for (protocol, version) in [
+            (Protocol::A2a, A2aVersion::V1_0),
+            (Protocol::A2a03, A2aVersion::V0_3),
+        ] {
+            let native = build(
+                &sample(),
+                Box::new(A2aEncoder::new(Value::Null).with_version(version)),
+                end,
+            );
+            assert_eq!(
+                String::from_utf8(native).unwrap(),
+                String::from_utf8(translate(Protocol::AgentApi, protocol, &source, 7)).unwrap(),
+                "{end} {protocol:?}"
+            );
+        }
+        // Through `ResponseBuilder::new` with the protocol option and a request id.
+        let options = BuilderOptions::new()
+            .protocol(Protocol::A2a)
+            .request_id(json!(42))
+            .response_id("t1");
+        let mut rb = ResponseBuilder::new(options).unwrap();
+        let mut out = rb.created().unwrap();
+        out.extend(rb.completed(CompleteOptions::new()).unwrap());
+        let text = String::from_utf8(out.clone()).unwrap();
+        assert!(
+            text.starts_with(r#"data: {"jsonrpc":"2.0","id":42,"result":{"task":{"id":"t1""#),
+            "{text}"
+        );
+        let mut fold = TaskFold::new();
+        fold.push(&out).unwrap();
+        fold.finish().unwrap();
+        assert_eq!(
+            fold.task().unwrap()["status"]["state"],
+            "TASK_STATE_COMPLETED"
+        );
+    }
+}

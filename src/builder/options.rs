@@ -23,6 +23,7 @@ pub struct BuilderOptions {
     pub(crate) protocol: Option<Protocol>,
     pub(crate) thread_id: Option<String>,
     pub(crate) run_id: Option<String>,
+    pub(crate) request_id: Option<serde_json::Value>,
 }
 
 impl BuilderOptions {
@@ -67,11 +68,19 @@ impl BuilderOptions {
     }
 
     /// `protocol`: the wire protocol [`ResponseBuilder::new`](super::ResponseBuilder::new)
-    /// writes: [`Protocol::AgentApi`] (default), [`Protocol::AgUi`] or
-    /// [`Protocol::OpenAiResponses`].
+    /// writes: [`Protocol::AgentApi`] (default), [`Protocol::AgUi`],
+    /// [`Protocol::OpenAiResponses`], [`Protocol::A2a`] (A2A 1.0) or [`Protocol::A2a03`].
     #[must_use]
     pub fn protocol(mut self, protocol: Protocol) -> Self {
         self.protocol = Some(protocol);
+        self
+    }
+
+    /// `requestId`: the JSON-RPC `id` an A2A stream answers (a string, an integer or null;
+    /// default null, as the translator's).
+    #[must_use]
+    pub fn request_id(mut self, id: serde_json::Value) -> Self {
+        self.request_id = Some(id);
         self
     }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::a2a::{A2aEncoder, A2aVersion};
 use crate::agui::AgUiEncoder;
 use crate::codec::Format;
 use crate::depth::check_map_depth;
@@ -111,11 +112,12 @@ impl ResponseBuilder {
     ///
     /// # Errors
     ///
-    /// `INVALID_OPTION` for [`Format::Auto`], a protocol the builder does not write
-    /// ([`Protocol::A2a`]), or when no randomness is available for the response id.
+    /// `INVALID_OPTION` for [`Format::Auto`], or when no randomness is available for the
+    /// response id.
     pub fn new(mut options: BuilderOptions) -> Result<Self> {
         let format = options.format.unwrap_or(Format::Sse);
-        let encoder: Box<dyn Encoder + Send> = match options.protocol.unwrap_or(Protocol::AgentApi) {
+        let encoder: Box<dyn Encoder + Send> = match options.protocol.unwrap_or(Protocol::AgentApi)
+        {
             Protocol::AgentApi => Box::new(
                 AgentApiEncoder::new(format)?
                     .with_json_options(JsonOptions::new().omit_nulls(options.omit_nulls)),
@@ -131,15 +133,18 @@ impl ResponseBuilder {
                 Box::new(encoder)
             }
             Protocol::OpenAiResponses => Box::new(ResponsesEncoder::new(format)?),
-            other => {
-                return Err(Error::new(
-                    ErrorCode::InvalidOption,
-                    format!(
-                        "the ResponseBuilder writes \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{}\"",
-                        other.as_str()
-                    ),
+            p @ (Protocol::A2a | Protocol::A2a03) => {
+                let id = options.request_id.take().unwrap_or_default();
+                let version = if p == Protocol::A2a {
+                    A2aVersion::V1_0
+                } else {
+                    A2aVersion::V0_3
+                };
+                Box::new(
+                    A2aEncoder::new(id)
+                        .with_version(version)
+                        .with_format(format)?,
                 )
-                .with_field("protocol"))
             }
         };
         Self::with_encoder(options, encoder)

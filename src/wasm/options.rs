@@ -231,6 +231,7 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
             "protocol",
             "threadId",
             "runId",
+            "requestId",
             "omitNulls",
         ],
         WHAT,
@@ -244,17 +245,27 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     }
     options = options.format(builder_format(bag.get("format"))?);
     if let Some(name) = opt_string(&bag, "protocol", WHAT)? {
-        // The protocols the builder writes natively (A2A is reached through `translate`).
         match Protocol::from_name(&name) {
-            Some(p @ (Protocol::AgentApi | Protocol::AgUi | Protocol::OpenAiResponses)) => {
-                options = options.protocol(p);
-            }
-            _ => {
+            Some(p) => options = options.protocol(p),
+            None => {
                 return Err(invalid(format!(
-                "protocol must be \"agent-api\", \"ag-ui\" or \"openai-responses\", not \"{name}\""
+                "protocol must be \"agent-api\", \"ag-ui\", \"openai-responses\", \"a2a\" or \"a2a-0.3\", not \"{name}\""
             ))
                 .with_field("protocol"))
             }
+        }
+    }
+    match bag.get("requestId") {
+        None => {}
+        Some(v @ (Value::String(_) | Value::Null)) => options = options.request_id(v.clone()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            options = options.request_id(Value::Number(n.clone()));
+        }
+        Some(_) => {
+            return Err(invalid(
+                "ResponseBuilder: requestId must be a string, an integer or null".into(),
+            )
+            .with_field("requestId"))
         }
     }
     if let Some(id) = opt_string(&bag, "threadId", WHAT)? {
