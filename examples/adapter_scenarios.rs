@@ -176,6 +176,8 @@ fn main() -> Res<()> {
         ("card.a2a.json", agent.card(A2aVersion::V0_3)),
         ("card-bare.a2a1.json", bare.card(A2aVersion::V1_0)),
         ("card-bare.a2a.json", bare.card(A2aVersion::V0_3)),
+        ("card.both.json", agent.card_for_both()),
+        ("card-bare.both.json", bare.card_for_both()),
     ] {
         fs::write(out_dir.join(name), serde_json::to_vec(&card)?)?;
     }

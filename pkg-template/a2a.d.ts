@@ -56,8 +56,12 @@ export interface A2aAgentCard {
   [field: string]: JsonValue | undefined;
 }
 
-/** The agent card of `description`, in A2A `options.version` (`"1.0"` by default, or `"0.3"`). */
-export function a2aAgentCard(description: A2aAgentDescription, options?: { version?: A2aVersion }): A2aAgentCard;
+/**
+ * The agent card of `description`, in A2A `options.version`: `"1.0"` (the default), `"0.3"`, or
+ * `"both"`: the card one endpoint serves to clients of either version, as `a2a-sdk` 1.x serves
+ * it (the 1.0 card listing the endpoint for 1.0 and 0.3, plus the 0.3 fields).
+ */
+export function a2aAgentCard(description: A2aAgentDescription, options?: { version?: A2aVersion | "both" }): A2aAgentCard;
 
 /** A JSON-RPC method of A2A, by its 1.0 name (`SendMessage` is 0.3's `message/send`, …). */
 export type A2aMethod =

@@ -4,7 +4,7 @@
 import { call } from "./instance.js";
 import { agentwireError, optionsText, textOf } from "./values.js";
 
-/** The agent card of one agent description, in A2A 1.0 (default) or 0.3. */
+/** The agent card of one agent description, in A2A 1.0 (default), 0.3, or for both. */
 export function a2aAgentCard(description, options) {
   if (description === null || typeof description !== "object") {
     throw agentwireError("INVALID_OPTION", "a2aAgentCard expects a description object");
@@ -47,8 +47,8 @@ function optionsVersion(options, what) {
     throw agentwireError("INVALID_OPTION", `${what}: version could not be read`, "version", error);
   }
   if (version === undefined || version === null) return undefined;
-  if (version !== "1.0" && version !== "0.3") {
-    throw agentwireError("INVALID_OPTION", `${what}: version must be "1.0" or "0.3"`, "version");
+  if (version !== "1.0" && version !== "0.3" && version !== "both") {
+    throw agentwireError("INVALID_OPTION", `${what}: version must be "1.0", "0.3" or "both"`, "version");
   }
   return version;
 }

@@ -37,6 +37,7 @@ from a2a.compat.v0_3.conversions import (
     to_core_agent_card,
 )
 from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from a2a.server.tasks import InMemoryTaskStore
 from a2a.server.tasks.task_manager import TaskManager
 from a2a.server.tasks.task_manager import append_artifact_to_task
@@ -150,6 +151,18 @@ def check_cards(out):
             iface["protocolVersion"] = "1.0"
         assert core == card, f"{path.name}: the SDK's 1.0 form of the 0.3 card differs:\n sdk  {core}\n ours {card}"
         print(f"a2a 1.0  {path.name}: valid agent card, and its 0.3 twin converts to it")
+        # The card served to both versions: what the SDK's server makes of the 1.0 card listing
+        # both interfaces (`agent_card_to_dict`), and a 0.3 card for the 0.3 SDK types.
+        both = json.loads(path.with_name(path.name.replace(".a2a1.", ".both.")).read_text(encoding="utf-8"))
+        two = a2a_pb2.AgentCard()
+        two.CopyFrom(msg)
+        iface = two.supported_interfaces.add()
+        iface.CopyFrom(msg.supported_interfaces[0])
+        iface.protocol_version = "0.3"
+        sdk_both = agent_card_to_dict(two)
+        assert both == sdk_both, f"{path.name}: the card for both versions differs from the SDK's:\n ours {both}\n sdk  {sdk_both}"
+        types_v03.AgentCard.model_validate(both)
+        print(f"a2a 1.0  {path.name.replace('.a2a1.', '.both.')}: the card for both versions equals a2a-sdk's")
 
 
 def main():

@@ -147,6 +147,47 @@ impl AgentDescription {
         }
         Value::Object(card)
     }
+
+    /// The card one endpoint serves to clients of both versions, as `a2a-sdk` 1.x serves it
+    /// (`agent_card_to_dict`): the 1.0 card listing the JSON-RPC endpoint for 1.0 and for 0.3 in
+    /// `supportedInterfaces`, with the 0.3 card's fields it lacks added (`protocolVersion`
+    /// `"0.3"`, `url`, `preferredTransport`, and within objects and list items alike). A 1.x client
+    /// reads the interfaces, a 0.3 client the 0.3 fields.
+    pub fn card_for_both(&self) -> Value {
+        let mut card = self.card(A2aVersion::V1_0);
+        card["supportedInterfaces"] = json!([
+            {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        ]);
+        let mut v03 = self.card(A2aVersion::V0_3);
+        // The SDK's conversion takes the version of the 0.3 interface, Major.Minor.
+        v03["protocolVersion"] = json!("0.3");
+        merge_missing(&mut card, v03);
+        card
+    }
+}
+
+/// Adds to `into` what `from` has and it lacks: keys of objects, recursively, and the same for
+/// list items at the same positions (the merge `a2a-sdk` applies to its two cards).
+fn merge_missing(into: &mut Value, from: Value) {
+    match (into, from) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(&k) {
+                    None => {
+                        a.insert(k, v);
+                    }
+                    Some(existing) => merge_missing(existing, v),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            for (x, y) in a.iter_mut().zip(b) {
+                merge_missing(x, y);
+            }
+        }
+        _ => {}
+    }
 }
 
 fn skill(s: &Skill, v1: bool) -> Value {

@@ -39,10 +39,12 @@
 
 mod decode;
 mod encode;
+mod request;
 #[cfg(feature = "full")]
 mod snapshot;
 
 pub use decode::ResponsesDecoder;
 pub use encode::ResponsesEncoder;
+pub use request::agent_request;
 #[cfg(feature = "full")]
 pub(crate) use snapshot::ResponsesSnapshot;

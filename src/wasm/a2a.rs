@@ -102,7 +102,9 @@ fn skill(value: &Value) -> Result<Skill> {
     })
 }
 
-/// The A2A agent card of an agent, in A2A `version` `"1.0"` (the default) or `"0.3"`, from one
+/// The A2A agent card of an agent, in A2A `version` `"1.0"` (the default) or `"0.3"`, or
+/// `"both"` (the 1.0 card listing the endpoint for both versions, with the 0.3 fields added, as
+/// `a2a-sdk` 1.x serves it to clients of either generation), from one
 /// description: `name`, `description`, `version` (the agent's), `url` (the JSON-RPC endpoint),
 /// and optionally `provider` (`{organization, url}`), `documentationUrl`, `iconUrl`,
 /// `streaming` (default true), `pushNotifications` (default false), `defaultInputModes` and
@@ -177,6 +179,9 @@ pub fn a2a_agent_card(
         Some(Value::Array(list)) => list.iter().map(skill).collect::<Result<_>>()?,
         Some(_) => return Err(invalid(format!("{WHAT}: skills must be a list"), "skills").into()),
     };
+    if card_version.as_deref() == Some("both") {
+        return Ok(to_js(&agent.card_for_both())?);
+    }
     let version = version(card_version.map(Value::String).as_ref(), WHAT)?;
     Ok(to_js(&agent.card(version))?)
 }

@@ -221,4 +221,8 @@ test("a2aError and a2aAgentCard refuse what they cannot write, naming the field"
   assert.throws(() => a2aAgentCard(description, { version: "2.0" }), (e) => e.code === "INVALID_OPTION" && e.field === "version");
   assert.equal(a2aAgentCard(description, { version: "0.3" }).protocolVersion, "0.3.0");
   assert.equal(a2aAgentCard(description).supportedInterfaces[0].protocolVersion, "1.0");
+  const both = a2aAgentCard(description, { version: "both" });
+  assert.deepEqual(both.supportedInterfaces.map((i) => i.protocolVersion), ["1.0", "0.3"]);
+  assert.equal(both.protocolVersion, "0.3");
+  assert.equal(both.url, "http://x/a2a");
 });
