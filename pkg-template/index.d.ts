@@ -1,6 +1,6 @@
 // The public types of agentwire, shared by every runtime entry (node, browser, workerd, deno).
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
-export { a2aRequest, agUiRequest, parseEvent, parseRequest, wasmMemoryBytes } from "./agentwire.js";
+export { a2aRequest, agUiRequest, parseEvent, parseRequest, responsesRequest, wasmMemoryBytes } from "./agentwire.js";
 import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
 /**
  * The class of every error agentwire throws. `error instanceof AgentwireError` holds for every
@@ -19,6 +19,8 @@ export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
+export { AgentApp } from "./app.js";
+export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
 export type {
   A2aAgentCard,
   A2aAgentDescription,

@@ -9,6 +9,7 @@ export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
+export { AgentApp } from "./app.js";
 
 export function parseRequest(json) {
   return call("parseRequest", textOf(json, "parseRequest"));
@@ -20,6 +21,10 @@ export function parseEvent(json) {
 
 export function a2aRequest(json) {
   return call("a2aRequest", textOf(json, "a2aRequest"));
+}
+
+export function responsesRequest(json) {
+  return call("responsesRequest", textOf(json, "responsesRequest"));
 }
 
 export function agUiRequest(json) {

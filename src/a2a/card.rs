@@ -155,13 +155,20 @@ impl AgentDescription {
     /// reads the interfaces, a 0.3 client the 0.3 fields.
     pub fn card_for_both(&self) -> Value {
         let mut card = self.card(A2aVersion::V1_0);
-        card["supportedInterfaces"] = json!([
-            {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-            {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-        ]);
+        if let Value::Object(map) = &mut card {
+            map.insert(
+                "supportedInterfaces".into(),
+                json!([
+                    {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                    {"url": self.url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+                ]),
+            );
+        }
         let mut v03 = self.card(A2aVersion::V0_3);
-        // The SDK's conversion takes the version of the 0.3 interface, Major.Minor.
-        v03["protocolVersion"] = json!("0.3");
+        if let Value::Object(map) = &mut v03 {
+            // The SDK's conversion takes the version of the 0.3 interface, Major.Minor.
+            map.insert("protocolVersion".into(), json!("0.3"));
+        }
         merge_missing(&mut card, v03);
         card
     }

@@ -157,8 +157,8 @@ fn item_message(item: Value, i: usize) -> Result<Option<Value>> {
         json!([{"type": "data", "data": data}])
     };
     let with_id = |mut m: Value, item: &Map<String, Value>| {
-        if let Some(id) = item.get("id").filter(|v| v.is_string()) {
-            m["id"] = id.clone();
+        if let (Some(id), Value::Object(map)) = (item.get("id").filter(|v| v.is_string()), &mut m) {
+            map.insert("id".into(), id.clone());
         }
         m
     };

@@ -158,6 +158,23 @@ pub fn a2a_request(
     Ok(to_js(&request)?)
 }
 
+/// Maps an OpenAI Responses `create` request body to an Agent API request: `input` (a string,
+/// or message, reasoning and tool-call items) becomes the input messages, `instructions` a first
+/// `system` message, `tools` Agent API tools, `max_output_tokens` → `max_tokens`, `user` →
+/// `user_id`, `conversation` → `session_id`; `stream` as sent (default `false`); other fields are
+/// kept as extra keys.
+///
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` naming the
+/// field (`error.field`), e.g. a missing `input`.
+#[wasm_bindgen(js_name = responsesRequest, unchecked_return_type = "AgentRequest")]
+pub fn responses_request(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
+) -> std::result::Result<JsValue, JsValue> {
+    let text = Text::from_js(json, "responsesRequest")?;
+    let request = crate::responses::agent_request(text.as_str()?)?;
+    Ok(to_js(&request)?)
+}
+
 /// Maps an AG-UI `RunAgentInput` (a request body) to the Agent API request the reference's AG-UI
 /// adapter hands its runner: `threadId` → `session_id`, `runId` → `id`,
 /// `forwardedProps.user_id` → `user_id`, messages (tool calls and results included), tools,

@@ -41,3 +41,24 @@ export async function consume(url: string): Promise<void> {
   const any: Snapshot = detected.snapshot();
   void any;
 }
+
+// AgentApp: a fetch handler whose types are the runtime's own Request and Response.
+import { AgentApp, a2aCall } from "agentwire";
+import type { AgentAppOptions } from "agentwire";
+
+const options: AgentAppOptions = {
+  name: "Friday",
+  agent: async (request, rb, { signal }) => {
+    if (signal.aborted) return;
+    rb.message().content("text").delta(`${request.input.length} messages`);
+  },
+  authorize: (request: Request) => request.headers.get("authorization") === "Bearer t",
+  onError: (error, { request }) => console.error(error, request.url),
+};
+export const app = new AgentApp(options);
+export const worker: { fetch(request: Request): Promise<Response> } = { fetch: app.fetch };
+app.addEndpoint({ method: "GET", path: "/version", handler: () => Response.json({ version: 1 }) });
+export async function answer(request: Request): Promise<Response> {
+  const { call, error } = a2aCall(new Uint8Array(await request.arrayBuffer()), request.headers.get("A2A-Version"));
+  return error ? Response.json(error) : app.fetch(new Request(request.url, { method: "POST", body: JSON.stringify(call.params) }));
+}

@@ -198,3 +198,8 @@ import type { AgentApiSnapshot as LiteSnapshot, Update as LiteUpdate } from "age
 }
 // @ts-expect-error agentwire/lite has no ResponseBuilder
 import("agentwire/lite").then((m) => m.ResponseBuilder);
+
+// AgentApp compiles without the fetch API's types too (its Request and Response are structural).
+import { AgentApp } from "agentwire";
+export const app = new AgentApp({ agent: (request, rb) => { rb.message().content("text").delta(String(request.input.length)); } });
+export const handler = { fetch: app.fetch };

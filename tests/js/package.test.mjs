@@ -30,7 +30,7 @@ test("the tarball ships the wasm and every entry", () => {
   const dir = dirname(require.resolve("agentwire/package.json"));
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "a2a.d.ts", "a2a.js", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "conversation.d.ts",
+    "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "conversation.d.ts",
     "conversation.js", "deno.js",
     "index.d.ts", "index.js", "instance.js", "lite", "node.js", "package.json", "translate.d.ts", "translate.js",
     "values.js", "workerd.js"]);

@@ -1,0 +1,144 @@
+import type { AgentRequest } from "./agentwire.js";
+import type { ResponseBuilder } from "./builder.js";
+import type { A2aSkill } from "./a2a.js";
+
+/** The fetch API's `Request` where the runtime's types have one (DOM, `@types/node`, Workers). */
+export type FetchRequest = typeof globalThis extends { Request: { prototype: infer R } } ? R : HttpRequestLike;
+/** The fetch API's `Response` where the runtime's types have one (DOM, `@types/node`, Workers). */
+export type FetchResponse = typeof globalThis extends { Response: { prototype: infer R } } ? R : HttpResponseLike;
+
+/** What AgentApp reads of a `Request`, for type settings without the fetch API's types. */
+export interface HttpRequestLike {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: unknown;
+}
+
+/** What a `Response` is, for type settings without the fetch API's types. */
+export interface HttpResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: unknown;
+}
+
+/** What an agent receives besides the request and the builder. */
+export interface AgentContext {
+  /** Aborted when the run is stopped: the client went away, or an A2A `CancelTask`. */
+  signal: AbortSignal;
+}
+
+/**
+ * The agent: emits the answer to `request` with `rb`, a `ResponseBuilder` already set to the
+ * protocol being served. Returning ends the run (`completed`, open messages closed); throwing
+ * ends it with the protocol's failure event (code `AGENT_ERROR`) and reports the error to
+ * `onError`.
+ */
+export type Agent = (request: AgentRequest, rb: ResponseBuilder, context: AgentContext) => void | Promise<void>;
+
+/** Where each route is served. */
+export interface AgentAppPaths {
+  /** @defaultValue `"/process"` */
+  process?: string;
+  /** @defaultValue `"/compatible-mode/v1/responses"` */
+  responses?: string;
+  /** @defaultValue `"/ag-ui"` */
+  agUi?: string;
+  /** @defaultValue `"/a2a"` */
+  a2a?: string;
+  /** @defaultValue `"/.well-known/agent-card.json"` */
+  agentCard?: string;
+  /** @defaultValue `"/health"` */
+  health?: string;
+  /** @defaultValue `"/"` */
+  root?: string;
+}
+
+/** Options of {@link AgentApp}. Unknown keys throw `INVALID_OPTION`. */
+export interface AgentAppOptions {
+  /** The agent. */
+  agent: Agent;
+  /** For the agent card and `GET /`. @defaultValue `"agentwire agent"` */
+  name?: string;
+  /** For the agent card. @defaultValue `""` */
+  description?: string;
+  /** The agent's version, for the agent card. @defaultValue `"1.0.0"` */
+  version?: string;
+  /** The agent card's skills. */
+  skills?: A2aSkill[];
+  /** The agent card's provider. */
+  provider?: { organization: string; url: string };
+  documentationUrl?: string;
+  iconUrl?: string;
+  /** The public URL of the A2A endpoint in the card. @defaultValue the request's origin + `paths.a2a` */
+  url?: string;
+  /** Route paths (the reference's by default). */
+  paths?: AgentAppPaths;
+  /** Protocols to serve (all by default); a protocol switched off answers 404. */
+  protocols?: { process?: boolean; responses?: boolean; agUi?: boolean; a2a?: boolean };
+  /**
+   * CORS: `false` for none; by default every origin is allowed, without credentials (the
+   * reference allows every origin). Preflight `OPTIONS` requests are answered on every route.
+   */
+  cors?: false | { origins?: "*" | string[] | ((origin: string) => boolean); credentials?: boolean; maxAge?: number };
+  /** The largest request body, in bytes; more answers 413. @defaultValue 1 MiB */
+  maxBodyBytes?: number;
+  /**
+   * Applied to every request but `GET /health`: return a truthy value (the principal) to let it
+   * through; a falsy value or a throw answers 401.
+   */
+  authorize?: (request: FetchRequest) => unknown;
+  /** Told of every error the app or the agent raises (the answer is already decided). */
+  onError?: (error: unknown, context: { request: FetchRequest; agentRequest?: AgentRequest }) => void;
+  /** A2A tasks kept for `GetTask` and `CancelTask`. @defaultValue 1000 */
+  maxTasks?: number;
+  /** How long an ended A2A task is kept, in milliseconds. @defaultValue 10 minutes */
+  taskTtlMs?: number;
+}
+
+/** What a custom route's handler receives besides the request. */
+export interface EndpointContext {
+  /** What `authorize` returned (`undefined` without `authorize`). */
+  principal: unknown;
+  app: AgentApp;
+}
+
+/**
+ * One agent served over the Agent API (`POST /process`), OpenAI Responses
+ * (`POST /compatible-mode/v1/responses`), AG-UI (`POST /ag-ui`) and A2A 1.0 and 0.3
+ * (`POST /a2a`, the card at `/.well-known/agent-card.json`), with `GET /health` and `GET /`.
+ * Errors are JSON `{"error": {"code", "message", "field"?}}`: 404, 405, 413, 415, 400 naming
+ * the field, 401; on `/a2a`, JSON-RPC errors.
+ */
+export declare class AgentApp {
+  constructor(options: AgentAppOptions);
+  /** The fetch handler, bound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`. Never rejects. */
+  fetch(request: FetchRequest, env?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void }): Promise<FetchResponse>;
+  /** A `node:http` request listener: `createServer(app.nodeListener).listen(8080)`. */
+  readonly nodeListener: (req: NodeIncomingMessageLike, res: NodeServerResponseLike) => void;
+  /** Adds a route: `handler(request, context)` answers `method` requests to `path`. */
+  addEndpoint(endpoint: {
+    method: string;
+    path: string;
+    handler: (request: FetchRequest, context: EndpointContext) => FetchResponse | Promise<FetchResponse>;
+  }): this;
+}
+
+/** The parts of `node:http`'s `IncomingMessage` the listener uses. */
+export interface NodeIncomingMessageLike {
+  method?: string;
+  url?: string;
+  headers: Record<string, string | string[] | undefined>;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  destroy(): unknown;
+}
+
+/** The parts of `node:http`'s `ServerResponse` the listener uses. */
+export interface NodeServerResponseLike {
+  writableFinished: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  once(event: string, listener: (...args: any[]) => void): NodeServerResponseLike;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: Uint8Array): boolean;
+  end(): unknown;
+}
