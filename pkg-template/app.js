@@ -316,7 +316,11 @@ export class AgentApp {
     } catch (e) {
       throw badRequest(e);
     }
-    const options = { protocol: "openai-responses", sessionId: agentRequest.session_id ?? undefined };
+    const options = {
+      protocol: "openai-responses",
+      sessionId: agentRequest.session_id ?? undefined,
+      model: typeof agentRequest.model === "string" ? agentRequest.model : undefined,
+    };
     const stream = this.#run(request, agentRequest, options);
     if (agentRequest.stream) {
       return new Response(stream, { headers: { "content-type": SSE, "cache-control": "no-cache" } });

@@ -40,6 +40,8 @@ export interface ResponseBuilderOptions {
    * @defaultValue `"agent-api"`
    */
   protocol?: Protocol;
+  /** The `model` an OpenAI Responses stream names (`protocol: "openai-responses"`). @defaultValue `""` */
+  model?: string;
   /** The JSON-RPC `id` an A2A stream answers (`protocol: "a2a"` or `"a2a-0.3"`). @defaultValue `null` */
   requestId?: string | number | null;
   /** AG-UI's `threadId` (`protocol: "ag-ui"`). @defaultValue `sessionId`, else `thread_<uuid4>` */

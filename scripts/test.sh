@@ -108,7 +108,11 @@ suite_deno() {
   # node_modules through the `deno` export condition.
   (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
-    tests/agentwire.test.mjs tests/lite.test.mjs)
+    tests/agentwire.test.mjs tests/lite.test.mjs) &&
+  # AgentApp under Deno.serve on 127.0.0.1.
+  (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
+    run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
+    --allow-net=127.0.0.1 tests/deno-app.mjs)
 }
 
 suite_workerd() {

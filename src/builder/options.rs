@@ -24,6 +24,7 @@ pub struct BuilderOptions {
     pub(crate) thread_id: Option<String>,
     pub(crate) run_id: Option<String>,
     pub(crate) request_id: Option<serde_json::Value>,
+    pub(crate) model: Option<String>,
 }
 
 impl BuilderOptions {
@@ -81,6 +82,13 @@ impl BuilderOptions {
     #[must_use]
     pub fn request_id(mut self, id: serde_json::Value) -> Self {
         self.request_id = Some(id);
+        self
+    }
+
+    /// `model`: the `model` an OpenAI Responses stream names (default `""`).
+    #[must_use]
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
         self
     }
 

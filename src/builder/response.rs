@@ -132,7 +132,13 @@ impl ResponseBuilder {
                 }
                 Box::new(encoder)
             }
-            Protocol::OpenAiResponses => Box::new(ResponsesEncoder::new(format)?),
+            Protocol::OpenAiResponses => {
+                let encoder = ResponsesEncoder::new(format)?;
+                match options.model.take() {
+                    Some(model) => Box::new(encoder.with_model(model)),
+                    None => Box::new(encoder),
+                }
+            }
             p @ (Protocol::A2a | Protocol::A2a03) => {
                 let id = options.request_id.take().unwrap_or_default();
                 let version = if p == Protocol::A2a {

@@ -232,6 +232,7 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
             "threadId",
             "runId",
             "requestId",
+            "model",
             "omitNulls",
         ],
         WHAT,
@@ -270,6 +271,9 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     }
     if let Some(id) = opt_string(&bag, "threadId", WHAT)? {
         options = options.thread_id(id);
+    }
+    if let Some(model) = opt_string(&bag, "model", WHAT)? {
+        options = options.model(model);
     }
     if let Some(id) = opt_string(&bag, "runId", WHAT)? {
         options = options.run_id(id);

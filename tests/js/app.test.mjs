@@ -62,6 +62,7 @@ test("the official openai client: responses.create streamed and not", { skip }, 
     const client = new OpenAI({ baseURL: `${base}/compatible-mode/v1`, apiKey: "none" });
     const response = await client.responses.create({ model: "scripted", input: "Weather in Hangzhou?" });
     assert.equal(response.status, "completed");
+    assert.equal(response.model, "scripted");
     assert.equal(response.output_text, "Sunny in Hangzhou");
     const fc = response.output.find((i) => i.type === "function_call");
     assert.equal(fc.name, "get_weather");

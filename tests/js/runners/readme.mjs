@@ -5,6 +5,8 @@
 //   node         the quick start, with node
 //   protocols    serving and reading AG-UI, OpenAI Responses and A2A, with node
 //   a2a          an A2A JSON-RPC endpoint of both versions, exercised in-process, with node
+//   app          AgentApp on node:http (port 8080 becomes a free one), read on /process,
+//                the Responses route and the agent card
 //   deno         the server, with deno run --allow-net --allow-read
 //   worker       the Worker, in workerd (miniflare), as Agent API and as OpenAI Responses
 //   vite-config  must be the config tests/vite/ builds and serves with
@@ -47,8 +49,37 @@ function equal(actual, expected, what) {
 const textOf = (snapshot) => snapshot.output.filter((m) => m.type === "message")
   .flatMap((m) => m.content.map((c) => c.text)).join("");
 
-await check("the README has the seven tested examples", () => {
-  equal(Object.keys(blocks).sort().join(), "a2a,browser,deno,node,protocols,vite-config,worker", "tested blocks");
+await check("the README has the eight tested examples", () => {
+  equal(Object.keys(blocks).sort().join(), "a2a,app,browser,deno,node,protocols,vite-config,worker", "tested blocks");
+});
+
+await check("README AgentApp example serves the Agent API, OpenAI Responses and the A2A card", async () => {
+  const port = await freePort();
+  const file = join(project, "readme-app.mjs");
+  writeFileSync(file, blocks.app.replace("listen(8080", `listen(${port}`));
+  const child = spawn(process.execPath, [file], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => { stderr += d; });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/health`)).ok) break;
+      } catch {
+        if (i > 200) throw new Error(`the app did not listen: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const body = JSON.stringify({ input: [{ role: "user", content: [{ type: "text", text: "meaning?" }] }] });
+    const snapshot = await StreamAssembler.collect(await fetch(`${base}/process`, { method: "POST", body }));
+    equal(textOf(snapshot), "The answer is 42.", "/process text");
+    const response = await (await fetch(`${base}/compatible-mode/v1/responses`, { method: "POST", body: JSON.stringify({ model: "m", input: "meaning?" }) })).json();
+    equal(response.output.find((i) => i.type === "function_call").arguments, '{"query":"meaning?"}', "Responses arguments");
+    equal(textOf(response), "The answer is 42.", "Responses text");
+    equal((await (await fetch(`${base}/.well-known/agent-card.json`)).json()).name, "Friday", "card");
+  } finally {
+    child.kill();
+  }
 });
 
 await check("README A2A example answers 1.0 and 0.3 requests and refuses a 1.0 method without its header", () => {

@@ -1,9 +1,12 @@
 // workerd smoke test: runs a worker in miniflare (real workerd, 127.0.0.1 only) that imports the
 // installed package through its `workerd` export condition, with the .wasm as a CompiledWasm
-// module, and checks (1) a fetch answered with parseRequest and (2) the shared cases in-worker.
+// module, and checks (1) a fetch answered with parseRequest and (2) the shared cases in-worker;
+// then (3) a worker that is `export default { fetch: app.fetch }` of an AgentApp, read over HTTP
+// by the official clients (openai, @ag-ui/client, @a2a-js/sdk) and StreamAssembler.
 // Usage: node tests/js/runners/workerd.mjs <project dir with node_modules/agentwire>
 import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
 import { report } from "./tap.mjs";
@@ -43,6 +46,27 @@ export default {
 };
 `);
 
+// The AgentApp worker, exactly as the README writes it, with the scripted agent.
+const appWorkerPath = join(project, "app-worker.mjs");
+writeFileSync(appWorkerPath, `
+import { AgentApp } from "./${relative(project, entry)}";
+
+const app = new AgentApp({
+  name: "Friday", description: "Weather", version: "1.0.0",
+  agent: async (request, rb) => {
+    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
+    call.arguments('{"city":');
+    call.arguments('"Hangzhou"}');
+    call.complete();
+    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
+    const text = rb.message().content("text");
+    text.delta("Sunny in ");
+    text.delta("Hangzhou");
+  },
+});
+export default { fetch: app.fetch };
+`);
+
 const esm = (path) => ({ type: "ESModule", path });
 function jsFiles(dir) {
   return readdirSync(dir, { recursive: true })
@@ -63,6 +87,14 @@ const mf = new Miniflare({
     { type: "CompiledWasm", path: join(dirname(liteEntry), "agentwire_bg.wasm") },
     ...jsFiles(join(project, "tests")).map(esm),
   ],
+});
+
+const appMf = new Miniflare({
+  host: "127.0.0.1",
+  port: 0,
+  compatibilityDate: "2025-09-01",
+  modulesRoot: project,
+  modules: [esm(appWorkerPath), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
 });
 
 const results = [];
@@ -105,9 +137,50 @@ try {
     if (res.status !== 200) throw new Error(`${path}: status ${res.status}: ${await res.text()}`);
     for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
   }
+  const base = (await appMf.ready).origin;
+  const { StreamAssembler } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
+  const root = new URL("../../../", import.meta.url);
+  await check("AgentApp in workerd: StreamAssembler on /process", async () => {
+    const res = await fetch(`${base}/process`, { method: "POST", headers: { "content-type": "application/json" },
+      body: '{"input":[{"role":"user","content":[{"type":"text","text":"Weather?"}]}]}' });
+    const snapshot = await StreamAssembler.collect(res, { protocol: "agent-api" });
+    expect(snapshot.output.map((m) => m.type), ["function_call", "function_call_output", "message"], "messages");
+    expect(snapshot.output[0].content[0].data.arguments, '{"city":"Hangzhou"}', "arguments");
+    expect(snapshot.output[2].content[0].text, "Sunny in Hangzhou", "text");
+  });
+  await check("AgentApp in workerd: the openai client, streamed and not", async () => {
+    const { default: OpenAI } = await import(new URL("node_modules/openai/index.mjs", root).href);
+    const client = new OpenAI({ baseURL: `${base}/compatible-mode/v1`, apiKey: "none" });
+    const response = await client.responses.create({ model: "m", input: "Weather?" });
+    expect(response.output_text, "Sunny in Hangzhou", "text");
+    expect(response.output[0].arguments, '{"city":"Hangzhou"}', "arguments");
+    const final = await client.responses.stream({ model: "m", input: "Weather?" }).finalResponse();
+    expect(final.output_text, "Sunny in Hangzhou", "streamed text");
+  });
+  await check("AgentApp in workerd: @ag-ui/client's HttpAgent", async () => {
+    const client = await import(new URL("node_modules/@ag-ui/client/dist/index.mjs", root).href);
+    const agent = new client.HttpAgent({ url: `${base}/ag-ui`, threadId: "t1" });
+    agent.messages = [{ id: "u1", role: "user", content: "Weather?" }];
+    const { newMessages } = await agent.runAgent({ runId: "r1" });
+    expect(newMessages.filter((m) => m.role === "assistant").flatMap((m) => m.toolCalls ?? []).map((c) => c.function.arguments), ['{"city":"Hangzhou"}'], "tool call");
+    expect(newMessages.some((m) => m.role === "assistant" && m.content === "Sunny in Hangzhou"), true, "text");
+  });
+  await check("AgentApp in workerd: @a2a-js/sdk's client", async () => {
+    const { ClientFactory } = await import(new URL("node_modules/@a2a-js/sdk/dist/client/index.js", root).href);
+    const { Message } = await import(new URL("node_modules/@a2a-js/sdk/dist/index.js", root).href);
+    const client = await new ClientFactory().createFromUrl(base);
+    let text = "";
+    for await (const event of client.sendMessageStream({ message: Message.fromJSON({ messageId: "u1", role: "ROLE_USER", parts: [{ text: "Weather?" }] }) })) {
+      if (event.payload?.$case === "artifactUpdate") {
+        for (const part of event.payload.value.artifact.parts) if (part.content?.$case === "text") text += part.content.value;
+      }
+    }
+    expect(text, "Sunny in Hangzhou", "text");
+  });
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {
   await mf.dispose();
+  await appMf.dispose();
 }
 process.exitCode = report("workerd", results) === 0 ? 0 : 1;

@@ -1,0 +1,40 @@
+// AgentApp under Deno (`deno test`, the deno suite): `Deno.serve(app.fetch)` on 127.0.0.1, read
+// over HTTP on every protocol's route. The official clients are run against Node and workerd
+// (tests/js/app.test.mjs, tests/js/runners/workerd.mjs); here the answers are checked directly.
+import assert from "node:assert/strict";
+
+const assertEquals = (actual, expected) => assert.deepStrictEqual(actual, expected);
+import { AgentApp, StreamAssembler } from "agentwire";
+
+async function scripted(request, rb) {
+  const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
+  call.arguments('{"city":"Hangzhou"}');
+  call.complete();
+  rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
+  rb.message().content("text").delta("Sunny in Hangzhou");
+}
+
+Deno.test("AgentApp under Deno.serve answers every protocol's route", async () => {
+  const app = new AgentApp({ name: "Friday", agent: scripted });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const post = (path, body, headers = {}) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  try {
+    const process = await StreamAssembler.collect(await post("/process", { input: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }] }));
+    assertEquals(process.output.map((m) => m.type), ["function_call", "function_call_output", "message"]);
+    assertEquals(process.output[2].content[0].text, "Sunny in Hangzhou");
+    const response = await (await post("/compatible-mode/v1/responses", { model: "m", input: "Weather?" })).json();
+    assertEquals(response.status, "completed");
+    assertEquals(response.output[0].arguments, '{"city":"Hangzhou"}');
+    const agui = await StreamAssembler.collect(await post("/ag-ui", { threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "Weather?" }], tools: [], context: [], state: {}, forwardedProps: {} }), { protocol: "ag-ui" });
+    assertEquals(agui.messages.at(-1).content, "Sunny in Hangzhou");
+    const card = await (await fetch(`${base}/.well-known/agent-card.json`)).json();
+    assertEquals(card.name, "Friday");
+    const sent = await (await post("/a2a", { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "Weather?" }] } } }, { "A2A-Version": "1.0" })).json();
+    assertEquals(sent.result.task.status.state, "TASK_STATE_COMPLETED");
+    assertEquals((await fetch(`${base}/nowhere`)).status, 404);
+    assertEquals((await fetch(`${base}/health`)).status, 200);
+  } finally {
+    await server.shutdown();
+  }
+});
