@@ -76,7 +76,11 @@ suite_reference() {
     run bash scripts/reference/check_builder_js.sh &&
     # Three chat turns with a live reference server (uvicorn), histories made by nextTurn.
     run bash scripts/build.sh >/dev/null &&
-    run .venv/bin/python scripts/reference/three_turns.py pkg
+    run .venv/bin/python scripts/reference/three_turns.py pkg &&
+    # AgentApp: the Python openai client and the reference's AgentApp side by side; a2a-sdk
+    # 1.x's client in 1.0 mode and against the 0.3 interface.
+    (cd scripts/reference && run ../../.venv/bin/python app_clients.py ../../pkg) &&
+    (cd scripts/reference && run ../../.venv-a2a1/bin/python app_a2a_client.py ../../pkg)
   else
     echo "skipped: scripts/reference/check.sh does not exist yet"
     RESULT[reference]=skipped
