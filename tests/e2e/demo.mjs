@@ -8,7 +8,8 @@
 //   - a prompt with `<img src=x onerror=…>` comes back as text, never as an element;
 //   - the failure scenario ends in an error state (AGENT_ERROR shown, role=alert);
 //   - the unsafe-URL scenario shows `javascript:` URLs as inert text;
-//   - the protocol switch: OpenAI Responses (translated in the worker) renders the same answer;
+//   - the protocol switch: OpenAI Responses, AG-UI and A2A (each served by the worker's AgentApp)
+//     render the same answer; the inspector shows the agent card;
 //     AG-UI is offered exactly when the package supports it;
 //   - Stop cancels the stream;
 //   - with UPSTREAM_URL the worker proxies to a real Agent API server (the Node example) and
@@ -164,8 +165,15 @@ try {
     const page = await fetch(`${demo.url}/`);
     ok(page.ok && (await page.text()).includes('id="transcript"'), "the page");
     const info = await (await fetch(`${demo.url}/info`)).json();
-    ok(info.protocols.includes("agent-api") && info.protocols.includes("openai-responses"), JSON.stringify(info));
+    ok(["agent-api", "openai-responses", "a2a"].every((p) => info.protocols.includes(p)), JSON.stringify(info));
     ok(info.upstream === null, "no upstream");
+  });
+  await check("the worker is an AgentApp: the A2A card for both versions, /health", async () => {
+    const card = await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json();
+    ok(card.name === "agentwire demo", card.name);
+    ok(JSON.stringify(card.supportedInterfaces.map((i) => i.protocolVersion)) === '["1.0","0.3"]', JSON.stringify(card.supportedInterfaces));
+    ok(card.supportedInterfaces[0].url === `${demo.url}/a2a`, card.supportedInterfaces[0].url);
+    ok((await (await fetch(`${demo.url}/health`)).json()).status === "healthy", "health");
   });
   await check("POST /process rejects a malformed request with 400 and a coded error", async () => {
     const res = await fetch(`${demo.url}/process`, { method: "POST", body: "{" });
@@ -264,7 +272,7 @@ try {
   });
 
   const responses = await run(page, { prompt: "What's the weather in Paris?", protocol: "openai-responses" });
-  await check("protocol switch: OpenAI Responses (translated in the worker) renders the same answer", () => {
+  await check("protocol switch: OpenAI Responses renders the same answer", () => {
     ok(responses.state === "completed", `state ${responses.state} (${responses.error})`);
     ok(responses.stats.protocol === "openai-responses", responses.stats.protocol);
     ok(responses.rawEvents.some((e) => e.startsWith("response.output_text.delta")), responses.rawEvents.slice(0, 3).join("\n"));
@@ -280,6 +288,16 @@ try {
       ok(agui.answer.includes("Right now it is"), agui.answer);
     });
   }
+
+  const a2a = await run(page, { prompt: "What's the weather in Paris?", protocol: "a2a" });
+  await check("protocol switch: A2A renders the same answer; the inspector shows the agent card", async () => {
+    ok(a2a.state === "completed", `state ${a2a.state} (${a2a.error})`);
+    ok(a2a.stats.protocol === "a2a", a2a.stats.protocol);
+    ok(a2a.answer === responses.answer, a2a.answer);
+    ok(a2a.tool === "get_weather" && JSON.parse(a2a.args).city === "Paris", `${a2a.tool} ${a2a.args}`);
+    const card = await page.textContent("#agent-card");
+    ok(card.includes('"supportedInterfaces"') && card.includes('"agentwire demo"'), card.slice(0, 200));
+  });
 
   const stopped = await run(page, { prompt: "Weather in Rome?", stopAfterRenders: 3 });
   await check("Stop cancels the stream", () => {

@@ -64,6 +64,8 @@ function packageSupports(protocol) {
   }
 }
 
+let proxied = false;
+
 async function setUp() {
   let info = { protocols: ["agent-api"], upstream: null };
   try {
@@ -77,9 +79,18 @@ async function setUp() {
     if (!ok) input.closest("label").title = "Not supported by this build of agentwire";
   }
   if ($('input[value="ag-ui"]').disabled) $("#ag-ui-note").textContent = "(not in this build)";
+  proxied = Boolean(info.upstream);
   $("#source").textContent = info.upstream
     ? `Agent: proxied to ${info.upstream}`
     : "Agent: built-in scripted agent (no keys, no network)";
+  if (!info.upstream) {
+    try {
+      const card = await (await fetch("/.well-known/agent-card.json")).json();
+      $("#agent-card").textContent = JSON.stringify(card, null, 2);
+    } catch (error) {
+      $("#agent-card").textContent = `The worker did not answer with its agent card: ${error.message}`;
+    }
+  }
   // The scenarios drive the scripted agent only.
   for (const input of form.querySelectorAll('input[name="scenario"]')) input.disabled = Boolean(info.upstream);
   document.body.dataset.ready = "true";
@@ -364,6 +375,25 @@ function renderData(data) {
 
 let running = null;
 
+/**
+ * The route and request of each protocol for one user message (the worker's AgentApp serves all
+ * four; in proxy mode only /process, translated into the protocol the page asks for).
+ */
+function requestFor(protocol, text) {
+  const agentApi = { input: [{ role: "user", type: "message", content: [{ type: "text", text }] }], session_id: sessionId, stream: true };
+  if (proxied) return { path: "/process", headers: {}, body: agentApi };
+  switch (protocol) {
+    case "openai-responses":
+      return { path: "/compatible-mode/v1/responses", headers: {}, body: { model: "agentwire-demo", input: text, stream: true, conversation: sessionId } };
+    case "ag-ui":
+      return { path: "/ag-ui", headers: {}, body: { threadId: sessionId, runId: crypto.randomUUID(), messages: [{ id: crypto.randomUUID(), role: "user", content: text }], tools: [], context: [], state: {}, forwardedProps: {} } };
+    case "a2a":
+      return { path: "/a2a", headers: { "A2A-Version": "1.0" }, body: { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", contextId: sessionId, parts: [{ text }] } } } };
+    default:
+      return { path: "/process", headers: {}, body: agentApi };
+  }
+}
+
 async function send(text, protocol, scenario) {
   const user = el("li", "turn user");
   user.append(el("p", "who", "You"), el("p", "text", text));
@@ -388,15 +418,11 @@ async function send(text, protocol, scenario) {
     turn.node.scrollIntoView({ block: "end" });
   };
   try {
-    const request = {
-      input: [{ role: "user", type: "message", content: [{ type: "text", text }] }],
-      session_id: sessionId,
-      stream: true,
-    };
-    const res = await fetch(`/process?protocol=${encodeURIComponent(protocol)}&scenario=${encodeURIComponent(scenario)}`, {
+    const { path, headers, body } = requestFor(protocol, text);
+    const res = await fetch(`${path}?protocol=${encodeURIComponent(protocol)}&scenario=${encodeURIComponent(scenario)}`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify(request),
+      headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
+      body: JSON.stringify(body),
       signal: controller.signal,
     });
     if (!res.ok) {
