@@ -573,10 +573,21 @@ async function nodeListen(fetch, req, res, onError) {
   }
   const reader = response.body.getReader();
   controller.signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
+  // Frames written before the event loop turns leave in one TCP write (corked until then).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (!corked && typeof res.cork === "function") {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
       if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
       if (controller.signal.aborted) break;
     }

@@ -240,10 +240,24 @@ export class ResponseBuilder {
       waiters = [];
       for (const w of pending) error === undefined ? w.resolve() : w.reject(error);
     };
-    run.ready = () => controller.desiredSize > 0
+    run.ready = () => controller.desiredSize - pendingBytes > 0
       ? Promise.resolve()
       : new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    // Frames emitted in one synchronous burst (between the producer's awaits) leave as one chunk,
+    // at the end of the burst: fewer, larger chunks for every stage after (a reader, a socket).
+    let pending = [];
+    let pendingBytes = 0;
+    let flushing = false;
+    const flush = () => {
+      flushing = false;
+      if (pending.length === 0 || canceled) return;
+      const chunk = pending.length === 1 ? pending[0] : concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      controller.enqueue(chunk);
+    };
     const end = () => {
+      flush();
       stop(run, agentwireError("FINISHED", "The stream has ended; produce() has returned."));
       controller.close();
     };
@@ -267,6 +281,7 @@ export class ResponseBuilder {
           else rb.completed({ closeOpen: true });
         }
       } catch (e) {
+        flush();
         stop(run, e);
         controller.error(e);
         return;
@@ -276,7 +291,14 @@ export class ResponseBuilder {
     return new ReadableStream({
       start(c) {
         controller = c;
-        run.sink = (bytes) => controller.enqueue(bytes);
+        run.sink = (bytes) => {
+          pending.push(bytes);
+          pendingBytes += bytes.byteLength;
+          if (!flushing) {
+            flushing = true;
+            queueMicrotask(flush);
+          }
+        };
       },
       pull() {
         // The reader wants more: wake a producer waiting in ready(), or start it.
@@ -288,6 +310,7 @@ export class ResponseBuilder {
       },
       cancel(reason) {
         canceled = true;
+        pending = [];
         const error = agentwireError("FINISHED", "The reader canceled the stream; stop producing.", undefined, reason);
         stop(run, error);
         settle(error);
@@ -499,4 +522,15 @@ function report(onError, error, what) {
   } catch {
     // An onError that throws has nowhere to report to; the stream goes on.
   }
+}
+
+/** The chunks joined into one. */
+function concat(chunks, size) {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }

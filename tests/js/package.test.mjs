@@ -73,7 +73,8 @@ for (const [version, tsc] of compilers) {
 // type-checked as a TypeScript user who pastes it gets it checked: `checkJs` with `strict`, except
 // what JavaScript cannot write (parameter types, catch-variable types) or what a snippet leaves
 // to its page (elements it knows exist). Fragments get the few names they assume (a `res`, a
-// `render`, a `model`) from readme-globals.d.ts. Browser code is checked with the DOM lib only.
+// `render`, a `model`) from readme-globals.d.ts. Browser code is checked with the DOM lib only,
+// code importing `node:` modules with @types/node only.
 const README_GLOBALS = `
 declare const res: Response;
 declare const req: Request;
@@ -93,7 +94,7 @@ function readmeBlocks() {
       const script = code.match(/<script type="module">\n([\s\S]*?)<\/script>/);
       if (script) blocks.push({ name: `block-${i}.mjs`, code: script[1], browser: true });
     } else if (lang === "js") {
-      blocks.push({ name: `block-${i}.mjs`, code, browser: false });
+      blocks.push({ name: `block-${i}.mjs`, code, browser: false, node: /from "node:/.test(code) });
     }
   }
   assert.ok(blocks.length >= 10, `only ${blocks.length} README blocks`);
@@ -108,7 +109,7 @@ for (const [version, tsc] of compilers) {
       const files = ["readme-globals.d.ts"];
       writeFileSync(`${dir}readme-globals.d.ts`, README_GLOBALS);
       for (const block of readmeBlocks()) {
-        if (block.browser && libs !== "dom") continue;
+        if ((block.browser && libs !== "dom") || (block.node && libs !== "node")) continue;
         // `export {}`: each block is a module of its own, as its file would be.
         writeFileSync(`${dir}${block.name}`, `${block.code}\nexport {};\n`);
         files.push(block.name);

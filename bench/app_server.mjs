@@ -1,0 +1,19 @@
+// The AgentApp side of bench/app.mjs: agentwire's AgentApp on node:http (127.0.0.1, a free port
+// printed as `listening <port>`), a scripted agent without delays whose answer is DELTAS text
+// deltas (with the run's other events, about DELTAS + 6 events per stream).
+import { createServer } from "node:http";
+import { AgentApp } from "../pkg/node.js";
+
+const deltas = Number(process.env.DELTAS ?? 194);
+const app = new AgentApp({
+  agent: async (request, rb) => {
+    const text = rb.message().content("text");
+    for (let i = 0; i < deltas; i++) {
+      text.delta(`word${i} `);
+      if (i % 16 === 15) await rb.ready();
+    }
+  },
+});
+const server = createServer(app.nodeListener);
+server.listen(0, "127.0.0.1", () => console.log(`listening ${server.address().port}`));
+process.on("SIGTERM", () => server.close(() => process.exit(0)));
