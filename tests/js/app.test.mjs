@@ -178,6 +178,10 @@ test("errors: 404, 405, 413, 415, 400 naming the field, JSON-RPC errors on /a2a,
     await expect(await post(`${base}/process`, { input: "hi" }), 400, "INVALID_REQUEST", "input");
     await expect(await post(`${base}/compatible-mode/v1/responses`, { model: "m" }), 400, "INVALID_REQUEST", "input");
     await expect(await post(`${base}/ag-ui`, { messages: [] }), 400, "INVALID_REQUEST", "threadId");
+    // `stream: false` on /process still streams, as the reference answers it.
+    const unstreamed = await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: "hi" }] }], stream: false });
+    assert.equal(unstreamed.headers.get("content-type"), "text/event-stream; charset=utf-8");
+    assert.equal((await StreamAssembler.collect(unstreamed)).status, "completed");
     const rpc = await post(`${base}/a2a`, "[]");
     assert.equal(rpc.status, 200);
     assert.equal((await rpc.json()).error.code, -32600);
