@@ -552,3 +552,59 @@ fn builder_writes_a2a_of_both_versions_as_the_translator_does() {
         );
     }
 }
+
+/// `EventIds`: every event of every protocol carries its index as `id:`, and the stream is
+/// otherwise the same bytes (the Agent API's and Responses' ids are their sequence numbers).
+#[test]
+fn event_ids_number_every_event_of_every_protocol() {
+    use agentwire::agui::AgUiEncoder;
+    use agentwire::builder::EventIds;
+    use agentwire::codec::SseDecoder;
+    let encoders: Vec<(&str, fn() -> Box<dyn Encoder + Send>)> = vec![
+        ("agent-api", || agent_api()),
+        ("responses", || {
+            Box::new(ResponsesEncoder::new(Format::Sse).unwrap())
+        }),
+        ("a2a", || {
+            Box::new(A2aEncoder::new(Value::Null).with_version(agentwire::a2a::A2aVersion::V1_0))
+        }),
+        ("ag-ui", || {
+            Box::new(
+                AgUiEncoder::new(Format::Sse)
+                    .unwrap()
+                    .with_thread_id("t")
+                    .with_run_id("r"),
+            )
+        }),
+    ];
+    for (name, make) in encoders {
+        for end in ["completed", "failed"] {
+            let plain = build(&sample(), make(), end);
+            let stamped = build(&sample(), Box::new(EventIds::new(make())), end);
+            let mut frames = Vec::new();
+            let mut d = SseDecoder::new();
+            d.push(&stamped, |f| {
+                frames.push((f.id().map(str::to_owned), f.data().to_owned()));
+                Ok(())
+            })
+            .unwrap();
+            d.finish(|_| Ok(())).unwrap();
+            let mut plain_frames = Vec::new();
+            let mut d = SseDecoder::new();
+            d.push(&plain, |f| {
+                plain_frames.push(f.data().to_owned());
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(frames.len(), plain_frames.len(), "{name}");
+            for (i, ((id, data), plain)) in frames.iter().zip(&plain_frames).enumerate() {
+                assert_eq!(id.as_deref(), Some(i.to_string().as_str()), "{name} {end}");
+                assert_eq!(data, plain, "{name} {end}");
+                let v: Value = serde_json::from_str(data).unwrap();
+                if let Some(n) = v.get("sequence_number") {
+                    assert_eq!(n, &json!(i), "{name}: the id is the sequence number");
+                }
+            }
+        }
+    }
+}

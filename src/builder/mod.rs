@@ -87,7 +87,7 @@ mod tests;
 #[cfg(test)]
 mod tools_tests;
 
-pub use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
+pub use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, EventIds, TextDelta};
 pub use options::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };

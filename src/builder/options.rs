@@ -25,6 +25,7 @@ pub struct BuilderOptions {
     pub(crate) run_id: Option<String>,
     pub(crate) request_id: Option<serde_json::Value>,
     pub(crate) model: Option<String>,
+    pub(crate) event_ids: bool,
 }
 
 impl BuilderOptions {
@@ -82,6 +83,14 @@ impl BuilderOptions {
     #[must_use]
     pub fn request_id(mut self, id: serde_json::Value) -> Self {
         self.request_id = Some(id);
+        self
+    }
+
+    /// `eventIds`: every SSE event carries `id: N`, `N` counting the stream's events from 0 (a
+    /// cursor for resuming: see [`EventIds`](crate::emit::EventIds)). SSE only.
+    #[must_use]
+    pub fn event_ids(mut self, yes: bool) -> Self {
+        self.event_ids = yes;
         self
     }
 

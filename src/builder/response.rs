@@ -20,7 +20,7 @@ use super::state::{
     PartState, RunState, Terminal,
 };
 use super::value::{apply_delta, body_for_set, check_delta, ContentValue};
-use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
+use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, EventIds, TextDelta};
 
 /// Builds one Agent API response stream. Every emitting call returns the encoded frame(s) of the
 /// event(s) it caused, with `sequence_number` 0, 1, 2, … without gaps.
@@ -152,6 +152,18 @@ impl ResponseBuilder {
                         .with_format(format)?,
                 )
             }
+        };
+        let encoder: Box<dyn Encoder + Send> = if options.event_ids {
+            if format != Format::Sse {
+                return Err(Error::new(
+                    ErrorCode::InvalidOption,
+                    "eventIds needs the SSE format (NDJSON has no event ids)",
+                )
+                .with_field("eventIds"));
+            }
+            Box::new(EventIds::new(encoder))
+        } else {
+            encoder
         };
         Self::with_encoder(options, encoder)
     }

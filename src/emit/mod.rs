@@ -9,7 +9,10 @@
 //!
 //! [`Translator`]: crate::translate::Translator
 
+mod ids;
 pub(crate) mod track;
+
+pub use ids::EventIds;
 
 use serde::Serialize;
 use serde_json::ser::Serializer;

@@ -233,6 +233,7 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
             "runId",
             "requestId",
             "model",
+            "eventIds",
             "omitNulls",
         ],
         WHAT,
@@ -274,6 +275,9 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     }
     if let Some(model) = opt_string(&bag, "model", WHAT)? {
         options = options.model(model);
+    }
+    if let Some(yes) = opt_bool(&bag, "eventIds", WHAT)? {
+        options = options.event_ids(yes);
     }
     if let Some(id) = opt_string(&bag, "runId", WHAT)? {
         options = options.run_id(id);
