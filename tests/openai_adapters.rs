@@ -560,7 +560,8 @@ fn event_ids_number_every_event_of_every_protocol() {
     use agentwire::agui::AgUiEncoder;
     use agentwire::builder::EventIds;
     use agentwire::codec::SseDecoder;
-    let encoders: Vec<(&str, fn() -> Box<dyn Encoder + Send>)> = vec![
+    type MakeEncoder = fn() -> Box<dyn Encoder + Send>;
+    let encoders: Vec<(&str, MakeEncoder)> = vec![
         ("agent-api", || agent_api()),
         ("responses", || {
             Box::new(ResponsesEncoder::new(Format::Sse).unwrap())
