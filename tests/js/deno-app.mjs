@@ -1,6 +1,7 @@
 // AgentApp under Deno (`deno test`, the deno suite): `Deno.serve(app.fetch)` on 127.0.0.1, read
-// over HTTP on every protocol's route. The official clients are run against Node and workerd
-// (tests/js/app.test.mjs, tests/js/runners/workerd.mjs); here the answers are checked directly.
+// over HTTP on every protocol's route: the official `openai` client (from the project's
+// node_modules) on the Responses route, StreamAssembler and the raw answers elsewhere (the other
+// official clients run against Node and workerd: tests/js/app.test.mjs, runners/workerd.mjs).
 import assert from "node:assert/strict";
 
 const assertEquals = (actual, expected) => assert.deepStrictEqual(actual, expected);
@@ -23,9 +24,14 @@ Deno.test("AgentApp under Deno.serve answers every protocol's route", async () =
     const process = await StreamAssembler.collect(await post("/process", { input: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }] }));
     assertEquals(process.output.map((m) => m.type), ["function_call", "function_call_output", "message"]);
     assertEquals(process.output[2].content[0].text, "Sunny in Hangzhou");
-    const response = await (await post("/compatible-mode/v1/responses", { model: "m", input: "Weather?" })).json();
+    const { default: OpenAI } = await import("openai");
+    const client = new OpenAI({ baseURL: `${base}/compatible-mode/v1`, apiKey: "none" });
+    const response = await client.responses.create({ model: "m", input: "Weather?" });
     assertEquals(response.status, "completed");
+    assertEquals(response.output_text, "Sunny in Hangzhou");
     assertEquals(response.output[0].arguments, '{"city":"Hangzhou"}');
+    const streamed = await client.responses.stream({ model: "m", input: "Weather?" }).finalResponse();
+    assertEquals(streamed.output_text, "Sunny in Hangzhou");
     const agui = await StreamAssembler.collect(await post("/ag-ui", { threadId: "t1", runId: "r1", messages: [{ id: "u1", role: "user", content: "Weather?" }], tools: [], context: [], state: {}, forwardedProps: {} }), { protocol: "ag-ui" });
     assertEquals(agui.messages.at(-1).content, "Sunny in Hangzhou");
     const card = await (await fetch(`${base}/.well-known/agent-card.json`)).json();
