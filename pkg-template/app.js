@@ -24,11 +24,10 @@ const SSE = "text/event-stream; charset=utf-8";
 const JSON_TYPE = "application/json";
 const MiB = 1024 * 1024;
 
-/** An error answer: `{"error": {"code", "message", "field"?}}` with an HTTP status. */
+/** An error answer: `{"error": {"code", "message", "field"?}}`, its status from the code. */
 class HttpError extends Error {
-  constructor(status, code, message, field, headers) {
+  constructor(code, message, field, headers) {
     super(message);
-    this.status = status;
     this.code = code;
     this.field = field;
     this.headers = headers;
@@ -39,10 +38,10 @@ function json(body, status = 200, headers = {}) {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
 }
 
+/** The answer to an HttpError: status and body as the core writes them (src/app.rs). */
 function errorResponse(e) {
-  const body = { error: { code: e.code, message: e.message } };
-  if (e.field !== undefined) body.error.field = e.field;
-  return json(body, e.status, e.headers);
+  const [status, body] = call("httpError", e.code, e.message, e.field);
+  return new Response(body, { status, headers: { "content-type": JSON_TYPE, ...e.headers } });
 }
 
 function fail(what, field) {
@@ -120,7 +119,7 @@ function isJson(contentType) {
 async function readBody(request, limit) {
   const length = request.headers.get("content-length");
   if (length !== null && Number(length) > limit) {
-    throw new HttpError(413, "BODY_TOO_LARGE", `The request body is over ${limit} bytes.`);
+    throw new HttpError("BODY_TOO_LARGE", `The request body is over ${limit} bytes.`);
   }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -132,7 +131,7 @@ async function readBody(request, limit) {
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => {});
-      throw new HttpError(413, "BODY_TOO_LARGE", `The request body is over ${limit} bytes.`);
+      throw new HttpError("BODY_TOO_LARGE", `The request body is over ${limit} bytes.`);
     }
     parts.push(value);
   }
@@ -148,8 +147,7 @@ async function readBody(request, limit) {
 /** A 400 for an AgentwireError from a request mapping (its code and field). */
 function badRequest(error) {
   if (error?.name !== "AgentwireError") throw error;
-  const code = error.code === "INVALID_UTF8" ? "INVALID_JSON" : error.code;
-  return new HttpError(400, code, error.message, error.field);
+  return new HttpError(error.code, error.message, error.field);
 }
 
 function randomId(prefix) {
@@ -215,7 +213,7 @@ export class AgentApp {
       if (e instanceof HttpError) response = errorResponse(e);
       else {
         this.#report(e, request);
-        response = json({ error: { code: "INTERNAL_ERROR", message: "The server failed to answer." } }, 500);
+        response = errorResponse(new HttpError("INTERNAL_ERROR", "The server failed to answer."));
       }
     }
     return this.#withCors(request, response);
@@ -224,12 +222,12 @@ export class AgentApp {
   async #handle(request, ctx) {
     const url = new URL(request.url);
     const route = this.#routes.get(url.pathname);
-    if (!route) throw new HttpError(404, "NOT_FOUND", `No route ${url.pathname}.`);
+    if (!route) throw new HttpError("NOT_FOUND", `No route ${url.pathname}.`);
     const allow = [...route.keys(), "OPTIONS"].join(", ");
     if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow } });
     const handler = route.get(request.method) ?? (request.method === "HEAD" ? route.get("GET") : undefined);
     if (!handler) {
-      throw new HttpError(405, "METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${url.pathname}.`, undefined, { allow });
+      throw new HttpError("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${url.pathname}.`, undefined, { allow });
     }
     let principal;
     if (this.#o.authorize && url.pathname !== this.#o.paths.health) {
@@ -239,7 +237,7 @@ export class AgentApp {
         this.#report(e, request);
         principal = false;
       }
-      if (!principal) throw new HttpError(401, "UNAUTHORIZED", "The request is not authorized.");
+      if (!principal) throw new HttpError("UNAUTHORIZED", "The request is not authorized.");
     }
     return handler(request, { principal, app: this, ctx });
   }
@@ -277,7 +275,7 @@ export class AgentApp {
   /** The JSON body of a POST, checked for size and type. */
   async #body(request) {
     if (!isJson(request.headers.get("content-type"))) {
-      throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
+      throw new HttpError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
     }
     return readBody(request, this.#o.maxBodyBytes);
   }

@@ -48,6 +48,7 @@ pub mod responses;
 pub mod assembler;
 pub mod builder;
 
+pub mod app;
 pub mod translate;
 
 /// The paths of the Responses and A2A adapters and the translator before each had a module of

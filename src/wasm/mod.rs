@@ -22,6 +22,8 @@
 
 #[cfg(feature = "full")]
 pub mod a2a;
+#[cfg(feature = "full")]
+pub mod app;
 pub mod assembler;
 #[cfg(feature = "full")]
 pub mod builder;

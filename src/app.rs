@@ -1,0 +1,110 @@
+//! What an agent server answers besides streams: the HTTP error bodies of an `AgentApp`
+//! (`{"error": {"code", "message", "field"?}}` with their status), for the JS `AgentApp` and
+//! for native Rust servers alike. Request mapping lives with each protocol
+//! ([`parse_request`](crate::protocol::parse_request), [`agent_request`](crate::responses::agent_request),
+//! [`agui::agent_request`](crate::agui::agent_request), [`a2a::read_call`](crate::a2a::read_call)),
+//! the agent card in [`a2a::AgentDescription`](crate::a2a::AgentDescription).
+
+use crate::codec::write::{raw, string};
+use crate::ErrorCode;
+
+/// Why an HTTP request to an agent server was refused; each has a status and a stable code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HttpErrorCode {
+    /// 404: no such route (or a protocol switched off, or a run the caller may not see).
+    NotFound,
+    /// 405: the route does not take this method (the answer's `Allow` lists those it takes).
+    MethodNotAllowed,
+    /// 413: the body is over the size limit.
+    BodyTooLarge,
+    /// 415: the body is not JSON.
+    UnsupportedMediaType,
+    /// 400: the body is not JSON text.
+    InvalidJson,
+    /// 400: the request fails validation (the error names the field).
+    InvalidRequest,
+    /// 401: `authorize` refused the request.
+    Unauthorized,
+    /// 500: the server failed.
+    InternalError,
+}
+
+impl HttpErrorCode {
+    /// The HTTP status.
+    pub const fn status(self) -> u16 {
+        match self {
+            HttpErrorCode::NotFound => 404,
+            HttpErrorCode::MethodNotAllowed => 405,
+            HttpErrorCode::BodyTooLarge => 413,
+            HttpErrorCode::UnsupportedMediaType => 415,
+            HttpErrorCode::InvalidJson | HttpErrorCode::InvalidRequest => 400,
+            HttpErrorCode::Unauthorized => 401,
+            HttpErrorCode::InternalError => 500,
+        }
+    }
+
+    /// The stable code, e.g. `"BODY_TOO_LARGE"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            HttpErrorCode::NotFound => "NOT_FOUND",
+            HttpErrorCode::MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            HttpErrorCode::BodyTooLarge => "BODY_TOO_LARGE",
+            HttpErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            HttpErrorCode::InvalidJson => "INVALID_JSON",
+            HttpErrorCode::InvalidRequest => "INVALID_REQUEST",
+            HttpErrorCode::Unauthorized => "UNAUTHORIZED",
+            HttpErrorCode::InternalError => "INTERNAL_ERROR",
+        }
+    }
+
+    /// The code a stable string names (`None` for others).
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            HttpErrorCode::NotFound,
+            HttpErrorCode::MethodNotAllowed,
+            HttpErrorCode::BodyTooLarge,
+            HttpErrorCode::UnsupportedMediaType,
+            HttpErrorCode::InvalidJson,
+            HttpErrorCode::InvalidRequest,
+            HttpErrorCode::Unauthorized,
+            HttpErrorCode::InternalError,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == name)
+    }
+
+    /// The answer to a request that a mapping refused with `code` (`INVALID_JSON` and
+    /// `INVALID_UTF8` → 400 `INVALID_JSON`; anything else → 400 `INVALID_REQUEST`).
+    pub fn for_request_error(code: ErrorCode) -> Self {
+        match code {
+            ErrorCode::InvalidJson | ErrorCode::InvalidUtf8 => HttpErrorCode::InvalidJson,
+            _ => HttpErrorCode::InvalidRequest,
+        }
+    }
+}
+
+/// The JSON body of an error answer: `{"error":{"code":…,"message":…,"field":…}}` (`field` left
+/// out when `None`).
+///
+/// ```
+/// use agentwire::app::{error_body, HttpErrorCode};
+///
+/// let code = HttpErrorCode::InvalidRequest;
+/// assert_eq!(code.status(), 400);
+/// assert_eq!(error_body(code, "input is required.", Some("input")),
+///            r#"{"error":{"code":"INVALID_REQUEST","message":"input is required.","field":"input"}}"#);
+/// ```
+pub fn error_body(code: HttpErrorCode, message: &str, field: Option<&str>) -> String {
+    let mut out = Vec::with_capacity(48 + message.len());
+    raw(&mut out, "{\"error\":{\"code\":\"");
+    raw(&mut out, code.as_str());
+    raw(&mut out, "\",\"message\":");
+    string(&mut out, message);
+    if let Some(field) = field {
+        raw(&mut out, ",\"field\":");
+        string(&mut out, field);
+    }
+    raw(&mut out, "}}");
+    String::from_utf8(out).unwrap_or_default()
+}
