@@ -361,6 +361,21 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
   readonly outcome: Outcome;
   /** The configured or detected protocol; `null` until the first event. */
   readonly protocol: Protocol | null;
+  /**
+   * The SSE id of the last event applied (`null` before an event carried one): the cursor to
+   * resume from, sent as `Last-Event-ID`. On agentwire's servers, the event's position in the
+   * stream (for the Agent API and OpenAI Responses, its `sequence_number`).
+   */
+  readonly lastEventId: string | null;
+  /** How many events a resumed stream resent that were skipped as already applied. */
+  readonly replayed: number;
+  /**
+   * The connection the stream came on broke and the stream continues on a new one (resumed
+   * from {@link lastEventId}): drops the event half-received at the cut, and skips the new
+   * connection's events up to the last one applied (by numeric id), so nothing is lost or
+   * doubled at the seam. For any transport: call it between the old bytes and the new.
+   */
+  connectionLost(): void;
   /** Releases the wasm memory; later calls throw `FINISHED`. Also `[Symbol.dispose]`. */
   free(): void;
   [Symbol.dispose](): void;

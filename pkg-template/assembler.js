@@ -234,6 +234,24 @@ export class StreamAssembler {
     return this.#get("protocol") ?? null;
   }
 
+  get lastEventId() {
+    return this.#get("lastEventId") ?? null;
+  }
+
+  get replayed() {
+    return this.#get("replayed");
+  }
+
+  connectionLost() {
+    const core = this.#live();
+    const inst = this.#inst;
+    try {
+      core.connectionLost();
+    } catch (error) {
+      throw failure(inst, error);
+    }
+  }
+
   toolCalls() {
     // The core reports only the calls that changed, by position (null: nothing changed, and the
     // same array is returned): a full record for a new call or after a reset (every call

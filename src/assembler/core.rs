@@ -74,6 +74,13 @@ struct Inner {
     events: u64,
     /// Bytes pushed so far: the end of the input, where a truncation is reported.
     bytes: u64,
+    /// The SSE id of the last event applied (empty while none had one).
+    last_event_id: String,
+    /// After a lost connection: events whose numeric id is at most this are the resumed
+    /// stream's replay of what was applied, and are skipped.
+    resume_floor: Option<u64>,
+    /// Events skipped as already applied.
+    replayed: u64,
 }
 
 impl StreamAssembler {
@@ -101,6 +108,9 @@ impl StreamAssembler {
                 finished: false,
                 events: 0,
                 bytes: 0,
+                last_event_id: String::new(),
+                resume_floor: None,
+                replayed: 0,
             },
         }
     }
@@ -154,6 +164,26 @@ impl StreamAssembler {
         self.inner.finished = true;
         self.inner.batch.response = true;
         self.inner.settle(result, sink)
+    }
+
+    /// The connection the stream came on broke, and the stream will continue on a new one (a
+    /// resume with `Last-Event-ID` = [`StreamAssembler::last_event_id`]): the half-received
+    /// event at the cut is dropped, and the new connection's events up to the last one applied
+    /// (by numeric SSE id) are skipped as a replay, so nothing is lost or doubled at the seam.
+    pub fn connection_lost(&mut self) {
+        self.decoder.drop_partial();
+        self.inner.resume_floor = self.inner.last_event_id.parse().ok();
+    }
+
+    /// The SSE id of the last event applied (`None` before one carried an id): the cursor to
+    /// resume from. For agentwire's servers, the number of events applied minus one.
+    pub fn last_event_id(&self) -> Option<&str> {
+        Some(self.inner.last_event_id.as_str()).filter(|id| !id.is_empty())
+    }
+
+    /// How many events were skipped as a resumed stream's replay of events already applied.
+    pub fn replayed(&self) -> u64 {
+        self.inner.replayed
     }
 
     /// Updates produced but not returned because the call that produced them failed.
@@ -318,6 +348,20 @@ impl Inner {
         let data = frame.data();
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
+        }
+        if let Some(id) = frame.id() {
+            if let Some(floor) = self.resume_floor {
+                match id.parse::<u64>() {
+                    Ok(n) if n <= floor => {
+                        self.replayed += 1;
+                        return Ok(());
+                    }
+                    _ => self.resume_floor = None,
+                }
+            }
+            if id != self.last_event_id {
+                id.clone_into(&mut self.last_event_id);
+            }
         }
         self.events += 1;
         if self.protocol.is_none() {

@@ -181,6 +181,16 @@ impl FrameDecoder {
         }
     }
 
+    /// The connection broke and the stream continues on a new one (a resumed stream): drops
+    /// the half-received event, keeping the format, the last event id and the offsets.
+    pub fn drop_partial(&mut self) {
+        match &mut self.inner {
+            Inner::Decided(Decided::Sse(d)) => d.drop_partial(),
+            Inner::Decided(Decided::Ndjson(d)) => d.drop_partial(),
+            Inner::Detecting { held, .. } => held.clear(),
+        }
+    }
+
     /// Forgets the stream and accepts a new one, with the same requested format and limits
     /// (detection starts over). This also clears a poisoned decoder.
     pub fn reset(&mut self) {

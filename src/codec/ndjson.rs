@@ -125,8 +125,15 @@ impl NdjsonDecoder {
         self.life.settle(result, true)
     }
 
-    /// Forgets the stream and accepts a new one, with the same limits. This also clears a
-    /// poisoned decoder.
+    /// The connection broke and the stream continues on a new one: drops the half-received
+    /// line, keeps the offsets, and reads a BOM again at the start of the new bytes.
+    pub fn drop_partial(&mut self) {
+        self.line.clear();
+        self.bom = BomStripper::default();
+    }
+
+    /// Forgets the stream and accepts a new one, with the same limits (also clears a poisoned
+    /// decoder).
     pub fn reset(&mut self) {
         *self = NdjsonDecoder::new().with_limits(self.limits);
     }

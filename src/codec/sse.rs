@@ -168,6 +168,18 @@ impl SseDecoder {
         self.life.settle(result, true)
     }
 
+    /// The connection broke and the stream continues on a new one (a resumed stream): drops
+    /// the half-received line and event, keeps the last event id, the retry time and the
+    /// offsets, and reads a BOM again at the start of the new bytes.
+    pub fn drop_partial(&mut self) {
+        self.line.clear();
+        self.after_cr = false;
+        self.event_start = None;
+        self.data.clear();
+        self.event_type.clear();
+        self.bom = BomStripper::default();
+    }
+
     /// Forgets the stream (including the last event id and retry) and accepts a new one, with
     /// the same limits. This also clears a poisoned decoder.
     pub fn reset(&mut self) {

@@ -167,6 +167,24 @@ impl StreamAssemblerCore {
         self.inner.protocol().map(|p| p.as_str().to_owned())
     }
 
+    /// The SSE id of the last event applied, or `null`.
+    #[wasm_bindgen(getter, js_name = lastEventId)]
+    pub fn last_event_id(&self) -> Option<String> {
+        self.inner.last_event_id().map(str::to_owned)
+    }
+
+    /// Events skipped as a resumed stream's replay.
+    #[wasm_bindgen(getter)]
+    pub fn replayed(&self) -> f64 {
+        self.inner.replayed() as f64
+    }
+
+    /// The connection broke; the stream continues on a new one.
+    #[wasm_bindgen(js_name = connectionLost)]
+    pub fn connection_lost(&mut self) {
+        self.inner.connection_lost();
+    }
+
     /// What changed in the tool calls since the last call: `null` when nothing did, otherwise
     /// `[len, reset, ...changes]`. `changes` holds the calls that changed, by `position`: a full
     /// record (`messageId`, `index`, …) for a new call or after a `reset` (then every call is
