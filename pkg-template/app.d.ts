@@ -1,6 +1,7 @@
 import type { AgentRequest } from "./agentwire.js";
 import type { ResponseBuilder } from "./builder.js";
 import type { A2aSkill } from "./a2a.js";
+import type { RunStore } from "./runs.js";
 
 /** The fetch API's `Request` where the runtime's types have one (DOM, `@types/node`, Workers). */
 export type FetchRequest = typeof globalThis extends { Request: { prototype: infer R } } ? R : HttpRequestLike;
@@ -90,10 +91,17 @@ export interface AgentAppOptions {
   authorize?: (request: FetchRequest) => unknown;
   /** Told of every error the app or the agent raises (the answer is already decided). */
   onError?: (error: unknown, context: { request: FetchRequest; agentRequest?: AgentRequest }) => void;
-  /** A2A tasks kept for `GetTask` and `CancelTask`. @defaultValue 1000 */
-  maxTasks?: number;
-  /** How long an ended A2A task is kept, in milliseconds. @defaultValue 10 minutes */
-  taskTtlMs?: number;
+  /** Durable runs: where they are logged and how long they may go unread. */
+  runs?: {
+    /** Where runs are logged. @defaultValue a `MemoryRunStore` (this process) */
+    store?: RunStore;
+    /** A run nobody reads for this long is canceled; 0: never. @defaultValue 60 000 ms */
+    abandonAfterMs?: number;
+    /** Cancel a run when its reader disconnects, instead of letting it run on. @defaultValue `false` */
+    cancelOnDisconnect?: boolean;
+    /** Allow more than one running run per session (the reference allows one). @defaultValue `false` */
+    concurrentSessions?: boolean;
+  };
 }
 
 /** What a custom route's handler receives besides the request. */
@@ -114,6 +122,10 @@ export declare class AgentApp {
   constructor(options: AgentAppOptions);
   /** The fetch handler, bound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`. Never rejects. */
   fetch(request: FetchRequest, env?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void }): Promise<FetchResponse>;
+  /** The store runs are logged in. */
+  readonly runStore: RunStore;
+  /** Stops every run this instance runs (each ends canceled) and waits for them: for shutdown. */
+  close(): Promise<void>;
   /** A `node:http` request listener: `createServer(app.nodeListener).listen(8080)`. */
   readonly nodeListener: (req: NodeIncomingMessageLike, res: NodeServerResponseLike) => void;
   /** Adds a route: `handler(request, context)` answers `method` requests to `path`. */

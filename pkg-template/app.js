@@ -7,6 +7,7 @@ import { agentwireError, textOf } from "./values.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
+import { MemoryRunStore, splitEvents } from "./runs.js";
 
 const DEFAULT_PATHS = {
   process: "/process",
@@ -19,7 +20,8 @@ const DEFAULT_PATHS = {
 };
 const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
-  "iconUrl", "url", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "maxTasks", "taskTtlMs"];
+  "iconUrl", "url", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+const RUN_KEYS = ["store", "abandonAfterMs", "cancelOnDisconnect", "concurrentSessions"];
 const SSE = "text/event-stream; charset=utf-8";
 const JSON_TYPE = "application/json";
 const MiB = 1024 * 1024;
@@ -92,17 +94,28 @@ function readOptions(options) {
   }
   const maxBodyBytes = o.maxBodyBytes ?? MiB;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw fail("maxBodyBytes must be a positive integer", "maxBodyBytes");
-  const maxTasks = o.maxTasks ?? 1000;
-  if (!Number.isSafeInteger(maxTasks) || maxTasks < 0) throw fail("maxTasks must be an integer >= 0", "maxTasks");
-  const taskTtlMs = o.taskTtlMs ?? 10 * 60 * 1000;
-  if (typeof taskTtlMs !== "number" || !(taskTtlMs >= 0)) throw fail("taskTtlMs must be a number >= 0", "taskTtlMs");
+  const runs = { store: undefined, abandonAfterMs: 60_000, cancelOnDisconnect: false, concurrentSessions: false };
+  if (o.runs !== undefined) {
+    if (o.runs === null || typeof o.runs !== "object") throw fail("runs must be an object", "runs");
+    for (const key of Object.keys(o.runs)) {
+      if (!RUN_KEYS.includes(key)) throw fail(`unknown runs option ${JSON.stringify(key)}`, "runs");
+    }
+    Object.assign(runs, o.runs);
+    if (runs.store !== undefined && (typeof runs.store?.start !== "function" || typeof runs.store?.read !== "function")) {
+      throw fail("runs.store must be a RunStore (start, append, end, get, read, log, cancel, onCancel, running)", "runs");
+    }
+    if (typeof runs.abandonAfterMs !== "number" || !(runs.abandonAfterMs >= 0)) throw fail("runs.abandonAfterMs must be a number >= 0 (0: never)", "runs");
+    runs.cancelOnDisconnect = runs.cancelOnDisconnect === true;
+    runs.concurrentSessions = runs.concurrentSessions === true;
+  }
+  runs.store ??= new MemoryRunStore();
   return {
     name: o.name ?? "agentwire agent",
     description: o.description ?? "",
     version: o.version ?? "1.0.0",
     agent: o.agent,
     card: { skills: o.skills, provider: o.provider, documentationUrl: o.documentationUrl, iconUrl: o.iconUrl, url: o.url },
-    paths, protocols, cors, maxBodyBytes, maxTasks, taskTtlMs,
+    paths, protocols, cors, maxBodyBytes, runs,
     authorize: o.authorize,
     onError: o.onError,
   };
@@ -154,17 +167,69 @@ function randomId(prefix) {
   return `${prefix}${crypto.randomUUID()}`;
 }
 
+/** An async iterable of byte chunks as a ReadableStream; cancelling it ends the iteration. */
+function streamOf(iterable, onCancel) {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return new ReadableStream({
+    async pull(c) {
+      try {
+        const { done, value } = await iterator.next();
+        if (done) c.close();
+        else c.enqueue(value);
+      } catch (e) {
+        c.error(e);
+      }
+    },
+    async cancel() {
+      onCancel?.();
+      await iterator.return?.();
+    },
+  });
+}
+
+/** The cursor a resuming reader sends: `Last-Event-ID`, else `?starting_after=N`; -1 for none. */
+function cursorOf(request, url) {
+  const raw = request.headers.get("last-event-id") ?? url.searchParams.get("starting_after");
+  if (raw === null || raw === "") return -1;
+  if (!/^\d{1,15}$/.test(raw)) throw new HttpError("INVALID_REQUEST", "The cursor (Last-Event-ID or starting_after) must be an event id.", "starting_after");
+  return Number(raw);
+}
+
+/** A run's owner as stored: what `authorize` returned, as JSON text (null without authorize). */
+function ownerOf(principal) {
+  if (principal === undefined || principal === null) return null;
+  try {
+    return JSON.stringify(principal) ?? String(principal);
+  } catch {
+    return String(principal);
+  }
+}
+
+/** Replaces the JSON-RPC id of A2A stream events (a subscriber's request has its own). */
+function withRpcId(bytes, from, to) {
+  if (from === to) return bytes;
+  const text = new TextDecoder().decode(bytes).replaceAll(`{"jsonrpc":"2.0","id":${from},`, `{"jsonrpc":"2.0","id":${to},`);
+  return new TextEncoder().encode(text);
+}
+
+const SSE_HEADERS = { "content-type": SSE, "cache-control": "no-cache" };
+
 /**
  * One agent served over the Agent API (`POST /process`), OpenAI Responses
  * (`POST /compatible-mode/v1/responses`), AG-UI (`POST /ag-ui`) and A2A 1.0 and 0.3
  * (`POST /a2a`, the card at `/.well-known/agent-card.json`), with `GET /health` and `GET /`.
+ * Every run is durable: its events are logged with their cursor (`id: N`) in a run store, a
+ * client that lost the connection resumes (`GET <route>/<id>` with `Last-Event-ID`), and a run
+ * is stopped by its cancel route or A2A `CancelTask`, not by a disconnect.
  * `app.fetch` is a fetch handler (bound): `export default { fetch: app.fetch }` on Workers,
  * `Deno.serve(app.fetch)`, `createServer(app.nodeListener)` on Node.
  */
 export class AgentApp {
   #o;
   #routes = new Map();
-  #tasks = new Map();
+  #runRoutes = [];
+  #live = new Map();
+  #sweeper = null;
 
   constructor(options) {
     this.#o = readOptions(options);
@@ -174,9 +239,21 @@ export class AgentApp {
       route.set(method, handler);
       this.#routes.set(path, route);
     };
-    if (protocols.process) add(paths.process, "POST", (r, c) => this.#process(r, c));
-    if (protocols.responses) add(paths.responses, "POST", (r, c) => this.#responses(r, c));
-    if (protocols.agUi) add(paths.agUi, "POST", (r, c) => this.#agUi(r, c));
+    const runRoutes = (base, protocol) => {
+      this.#runRoutes.push({ base, protocol });
+    };
+    if (protocols.process) {
+      add(paths.process, "POST", (r, c) => this.#process(r, c));
+      runRoutes(paths.process, "agent-api");
+    }
+    if (protocols.responses) {
+      add(paths.responses, "POST", (r, c) => this.#responses(r, c));
+      runRoutes(paths.responses, "openai-responses");
+    }
+    if (protocols.agUi) {
+      add(paths.agUi, "POST", (r, c) => this.#agUi(r, c));
+      runRoutes(paths.agUi, "ag-ui");
+    }
     if (protocols.a2a) {
       add(paths.a2a, "POST", (r, c) => this.#a2a(r, c));
       add(paths.agentCard, "GET", (r) => this.#card(r));
@@ -187,6 +264,11 @@ export class AgentApp {
     this.fetch = this.fetch.bind(this);
     /** A `node:http` request listener: `createServer(app.nodeListener)`. */
     this.nodeListener = (req, res) => nodeListen(this.fetch, req, res, this.#o.onError);
+  }
+
+  /** The run store (the `runs.store` option, or the in-memory one). */
+  get runStore() {
+    return this.#o.runs.store;
   }
 
   /**
@@ -204,6 +286,18 @@ export class AgentApp {
     return this;
   }
 
+  /**
+   * Stops every run this instance is running (their agents' `signal` aborts and each ends
+   * canceled), and waits for them to end: call it on shutdown.
+   */
+  async close() {
+    const live = [...this.#live.values()];
+    for (const run of live) run.stop();
+    await Promise.all(live.map((run) => run.done));
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+  }
+
   /** Answers one HTTP request. Never rejects: every failure is an answer. */
   async fetch(request, env, ctx) {
     let response;
@@ -219,9 +313,28 @@ export class AgentApp {
     return this.#withCors(request, response);
   }
 
+  /** The handler of a request: a fixed route, or a run's resume/cancel route. */
+  #route(url) {
+    const fixed = this.#routes.get(url.pathname);
+    if (fixed) return fixed;
+    for (const { base, protocol } of this.#runRoutes) {
+      if (!url.pathname.startsWith(`${base}/`)) continue;
+      const rest = url.pathname.slice(base.length + 1).split("/");
+      if (rest.length === 1 && rest[0] !== "") {
+        const id = decodeURIComponent(rest[0]);
+        return new Map([["GET", (r, c) => this.#resume(r, c, protocol, id)]]);
+      }
+      if (rest.length === 2 && rest[0] !== "" && rest[1] === "cancel") {
+        const id = decodeURIComponent(rest[0]);
+        return new Map([["POST", (r, c) => this.#cancelRoute(r, c, protocol, id)]]);
+      }
+    }
+    return undefined;
+  }
+
   async #handle(request, ctx) {
     const url = new URL(request.url);
-    const route = this.#routes.get(url.pathname);
+    const route = this.#route(url);
     if (!route) throw new HttpError("NOT_FOUND", `No route ${url.pathname}.`);
     const allow = [...route.keys(), "OPTIONS"].join(", ");
     if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow } });
@@ -239,7 +352,7 @@ export class AgentApp {
       }
       if (!principal) throw new HttpError("UNAUTHORIZED", "The request is not authorized.");
     }
-    return handler(request, { principal, app: this, ctx });
+    return handler(request, { principal, app: this, ctx, url });
   }
 
   #withCors(request, response) {
@@ -254,10 +367,10 @@ export class AgentApp {
     if (cors.credentials) headers.set("access-control-allow-credentials", "true");
     if (request.method === "OPTIONS") {
       headers.set("access-control-allow-methods", headers.get("allow") ?? "GET, POST, OPTIONS");
-      headers.set("access-control-allow-headers", request.headers.get("access-control-request-headers") ?? "content-type, authorization, a2a-version");
+      headers.set("access-control-allow-headers", request.headers.get("access-control-request-headers") ?? "content-type, authorization, a2a-version, last-event-id");
       headers.set("access-control-max-age", String(cors.maxAge));
     } else {
-      headers.set("access-control-expose-headers", "content-type");
+      headers.set("access-control-expose-headers", "content-type, x-agentwire-run-id");
     }
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
@@ -280,17 +393,166 @@ export class AgentApp {
     return readBody(request, this.#o.maxBodyBytes);
   }
 
-  /** Runs the agent into a builder stream of `protocol`. */
-  #run(request, agentRequest, builderOptions, runSignal) {
+  /**
+   * Starts a durable run: registers it (one running run per session unless allowed), runs the
+   * agent into a builder stream of `protocol` with event ids, and logs every event. The agent's
+   * `signal` aborts on cancel, abandonment and `close()`, not on a disconnect. Returns its id.
+   */
+  async #startRun(request, { id, protocol, session, principal, agentRequest, builderOptions, meta }, ctx) {
     const o = this.#o;
+    const store = o.runs.store;
+    try {
+      await store.start({ id, protocol, session: session ?? null, principal: ownerOf(principal), exclusive: !o.runs.concurrentSessions, meta: meta ?? {} });
+    } catch (e) {
+      if (e?.code === "SESSION_BUSY") throw new HttpError("SESSION_BUSY", e.message);
+      throw e;
+    }
     const report = (error) => this.#report(error, request, { agentRequest });
-    return ResponseBuilder.stream(async (rb, { signal }) => {
-      const both = runSignal ? anySignal([signal, runSignal]) : signal;
-      await o.agent(agentRequest, rb, { signal: both });
-    }, { ...builderOptions, onError: report });
+    const stopper = new AbortController();
+    let rb;
+    const stop = () => {
+      stopper.abort();
+      try {
+        if (rb && !rb.finished) rb.canceled();
+      } catch {
+        // The run ended meanwhile.
+      }
+    };
+    store.onCancel(id, stop);
+    const stream = ResponseBuilder.stream(async (builder) => {
+      rb = builder;
+      await o.agent(agentRequest, builder, { signal: stopper.signal });
+    }, { ...builderOptions, eventIds: true, onError: report });
+    const done = (async () => {
+      const reader = stream.getReader();
+      let carry = new Uint8Array(0);
+      try {
+        for (;;) {
+          const { done: end, value } = await reader.read();
+          if (end) break;
+          const split = splitEvents(value, carry);
+          carry = split.carry;
+          if (split.events.length) await store.append(id, split.events);
+          // Canceled while the agent ignores its signal: the log is complete.
+          if (rb?.finished && stopper.signal.aborted) {
+            reader.cancel().catch(() => {});
+            break;
+          }
+        }
+      } catch (e) {
+        report(e);
+      } finally {
+        await store.end(id);
+        this.#live.delete(id);
+      }
+    })();
+    this.#live.set(id, { stop, done });
+    ctx?.waitUntil?.(done);
+    this.#watch();
+    return { id, done };
   }
 
-  async #process(request) {
+  /** Cancels, every few seconds, the runs of this instance nobody has read for `abandonAfterMs`. */
+  #watch() {
+    const { abandonAfterMs } = this.#o.runs;
+    if (this.#sweeper || !(abandonAfterMs > 0) || typeof setInterval !== "function") return;
+    this.#sweeper = setInterval(async () => {
+      if (this.#live.size === 0) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = null;
+        return;
+      }
+      const now = Date.now();
+      for (const run of await this.#o.runs.store.running()) {
+        if (this.#live.has(run.id) && run.readers === 0 && now - run.lastRead > abandonAfterMs) this.#live.get(run.id).stop();
+      }
+    }, Math.max(50, Math.min(1000, abandonAfterMs / 4)));
+    this.#sweeper.unref?.();
+  }
+
+  /** The stream a reader of run `id` gets from cursor `after`; its disconnect stops the run only with `cancelOnDisconnect`. */
+  #reader(id, after, rewrite) {
+    const store = this.#o.runs.store;
+    // Aborted when the reader goes away: a read waiting for the next event stops at once.
+    const gone = new AbortController();
+    let iterable;
+    try {
+      iterable = store.read(id, after, gone.signal);
+    } catch (e) {
+      if (e?.code === "RUN_GONE") throw new HttpError("RUN_GONE", e.message);
+      if (e?.code === "NOT_FOUND") throw new HttpError("NOT_FOUND", e.message);
+      throw e;
+    }
+    if (rewrite) iterable = mapChunks(iterable, rewrite);
+    const cancelOnDisconnect = this.#o.runs.cancelOnDisconnect;
+    return streamOf(iterable, () => {
+      gone.abort();
+      if (cancelOnDisconnect) store.cancel(id);
+    });
+  }
+
+  /** Run `id` as the caller may see it (404 for anyone but its owner, so existence does not leak). */
+  async #ownRun(id, principal, protocol) {
+    const run = await this.#o.runs.store.get(id);
+    if (!run || run.principal !== ownerOf(principal) || (protocol && run.protocol !== protocol)) {
+      throw new HttpError("NOT_FOUND", `No run ${id}.`);
+    }
+    return run;
+  }
+
+  /** `GET <route>/<id>`: resume after `Last-Event-ID` / `starting_after`; Responses: the response so far. */
+  async #resume(request, { principal, url }, protocol, id) {
+    const run = await this.#ownRun(id, principal, protocol);
+    if (run.gone) throw new HttpError("RUN_GONE", `Run ${id} is no longer kept.`);
+    // Responses: the response object, unless a stream is asked for (`?stream=true`, as OpenAI's
+    // API has it, or a `Last-Event-ID` / `Accept: text/event-stream` of an SSE client).
+    const wantsStream = url.searchParams.get("stream") === "true" || request.headers.has("last-event-id")
+      || (request.headers.get("accept") ?? "").includes("text/event-stream");
+    if (protocol === "openai-responses" && !wantsStream) {
+      return json(await this.#responseSoFar(id));
+    }
+    const after = cursorOf(request, url);
+    return new Response(this.#reader(id, after), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+  }
+
+  /** The OpenAI Responses `response` object of run `id` as its log stands. */
+  async #responseSoFar(id) {
+    const asm = new StreamAssembler({ protocol: "openai-responses" });
+    try {
+      asm.push(await this.#o.runs.store.log(id));
+      const { outcome: _outcome, warnings: _warnings, ...response } = asm.snapshot();
+      return response;
+    } finally {
+      asm.free();
+    }
+  }
+
+  /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */
+  async #cancelRoute(request, { principal }, protocol, id) {
+    const store = this.#o.runs.store;
+    await this.#ownRun(id, principal, protocol);
+    await store.cancel(id);
+    await this.#ended(id);
+    if (protocol === "openai-responses") return json(await this.#responseSoFar(id));
+    const run = await store.get(id);
+    return json({ id, status: run?.status ?? "ended" });
+  }
+
+  /** Resolves when run `id` has ended (its log holds the terminal event). */
+  async #ended(id) {
+    const live = this.#live.get(id);
+    if (live) return live.done;
+    // Run elsewhere: follow its log to the end.
+    try {
+      for await (const _ of this.#o.runs.store.read(id, Number.MAX_SAFE_INTEGER - 1)) {
+        // Nothing to do with the events: only the end matters.
+      }
+    } catch {
+      // Gone or unknown: nothing to wait for.
+    }
+  }
+
+  async #process(request, { principal, ctx }) {
     const bytes = await this.#body(request);
     let agentRequest;
     try {
@@ -298,15 +560,16 @@ export class AgentApp {
     } catch (e) {
       throw badRequest(e);
     }
-    const stream = this.#run(request, agentRequest, {
-      protocol: "agent-api",
-      sessionId: agentRequest.session_id ?? undefined,
-      responseId: agentRequest.id ?? undefined,
-    });
-    return new Response(stream, { headers: { "content-type": SSE, "cache-control": "no-cache" } });
+    const id = agentRequest.id ?? randomId("response_");
+    agentRequest.id = id;
+    await this.#startRun(request, {
+      id, protocol: "agent-api", session: agentRequest.session_id, principal, agentRequest,
+      builderOptions: { protocol: "agent-api", sessionId: agentRequest.session_id ?? undefined, responseId: id },
+    }, ctx);
+    return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
-  async #responses(request) {
+  async #responses(request, { principal, ctx }) {
     const bytes = await this.#body(request);
     let agentRequest;
     try {
@@ -314,21 +577,25 @@ export class AgentApp {
     } catch (e) {
       throw badRequest(e);
     }
-    const options = {
-      protocol: "openai-responses",
-      sessionId: agentRequest.session_id ?? undefined,
-      model: typeof agentRequest.model === "string" ? agentRequest.model : undefined,
-    };
-    const stream = this.#run(request, agentRequest, options);
+    const id = randomId("resp_");
+    await this.#startRun(request, {
+      id, protocol: "openai-responses", session: agentRequest.session_id, principal, agentRequest,
+      builderOptions: {
+        protocol: "openai-responses",
+        sessionId: agentRequest.session_id ?? undefined,
+        responseId: id,
+        model: typeof agentRequest.model === "string" ? agentRequest.model : undefined,
+      },
+    }, ctx);
     if (agentRequest.stream) {
-      return new Response(stream, { headers: { "content-type": SSE, "cache-control": "no-cache" } });
+      return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
     }
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
-    const { outcome: _outcome, warnings: _warnings, ...response } = await StreamAssembler.collect(stream, { protocol: "openai-responses" });
-    return json(response);
+    await this.#ended(id);
+    return json(await this.#responseSoFar(id));
   }
 
-  async #agUi(request) {
+  async #agUi(request, { principal, ctx }) {
     const bytes = await this.#body(request);
     let agentRequest;
     try {
@@ -336,14 +603,19 @@ export class AgentApp {
     } catch (e) {
       throw badRequest(e);
     }
-    const stream = this.#run(request, agentRequest, {
-      protocol: "ag-ui",
-      threadId: agentRequest.session_id ?? undefined,
-      runId: agentRequest.id ?? undefined,
-      sessionId: agentRequest.session_id ?? undefined,
-      responseId: agentRequest.id ?? undefined,
-    });
-    return new Response(stream, { headers: { "content-type": SSE, "cache-control": "no-cache" } });
+    const id = agentRequest.id ?? randomId("run_");
+    agentRequest.id = id;
+    await this.#startRun(request, {
+      id, protocol: "ag-ui", session: agentRequest.session_id, principal, agentRequest,
+      builderOptions: {
+        protocol: "ag-ui",
+        threadId: agentRequest.session_id ?? undefined,
+        runId: id,
+        sessionId: agentRequest.session_id ?? undefined,
+        responseId: id,
+      },
+    }, ctx);
+    return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   #card(request) {
@@ -369,40 +641,48 @@ export class AgentApp {
     return { service: name, mode: "fetch", endpoints };
   }
 
-  /** Forgets ended tasks past their time, then ended tasks over the count, oldest first. */
-  #pruneTasks() {
-    const now = Date.now();
-    for (const [id, task] of this.#tasks) {
-      if (task.done && now - task.doneAt > this.#o.taskTtlMs) this.#tasks.delete(id);
-    }
-    for (const [id, task] of this.#tasks) {
-      if (this.#tasks.size <= this.#o.maxTasks) break;
-      if (task.done) this.#tasks.delete(id);
-    }
-  }
-
-  async #a2a(request, { ctx }) {
+  async #a2a(request, { principal, ctx }) {
     const bytes = await this.#body(request);
     const { call: rpc, error } = a2aCall(bytes, request.headers.get("a2a-version"));
     if (error) return json(error);
     const errorOf = (reason, message) => json(a2aError(reason, message, { id: rpc.id, version: rpc.version }));
     const answer = (result) => json({ jsonrpc: "2.0", id: rpc.id, result });
+    const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
+    const task = async () => {
+      const run = await this.#o.runs.store.get(rpc.taskId);
+      if (!run || run.principal !== ownerOf(principal) || run.protocol !== protocol || run.gone) return null;
+      return run;
+    };
     switch (rpc.method) {
       case "SendMessage":
       case "SendStreamingMessage":
-        return this.#a2aSend(request, rpc, answer, ctx);
+        return this.#a2aSend(request, rpc, principal, answer, ctx);
       case "GetTask": {
-        const task = this.#tasks.get(rpc.taskId);
-        if (!task) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
-        return answer(a2aTask(task.bytes(), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
+        if (!(await task())) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+        return answer(a2aTask(await this.#o.runs.store.log(rpc.taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
       }
       case "CancelTask": {
-        const task = this.#tasks.get(rpc.taskId);
-        if (!task) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
-        if (task.done) return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
-        task.cancel();
-        await task.finished;
-        return answer(a2aTask(task.bytes(), { version: rpc.version }).task);
+        const run = await task();
+        if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+        if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
+        await this.#o.runs.store.cancel(rpc.taskId);
+        await this.#ended(rpc.taskId);
+        return answer(a2aTask(await this.#o.runs.store.log(rpc.taskId), { version: rpc.version }).task);
+      }
+      case "SubscribeToTask": {
+        const run = await task();
+        if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+        if (run.status !== "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
+        // The task as it stands first (the specification requires it), then what follows.
+        const log = await this.#o.runs.store.log(rpc.taskId);
+        const logged = splitEvents(log, new Uint8Array(0)).events;
+        const cursor = logged.length ? logged[logged.length - 1].id : -1;
+        const folded = a2aTask(log, { version: rpc.version }).task;
+        const first = rpc.version === "1.0" ? { task: folded } : folded;
+        const head = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: first })}\n\n`);
+        const from = JSON.stringify(run.meta.rpcId ?? null);
+        const rest = this.#reader(rpc.taskId, cursor, (chunk) => withRpcId(chunk, from, JSON.stringify(rpc.id)));
+        return new Response(prepend(head, rest), { headers: SSE_HEADERS });
       }
       case "CreateTaskPushNotificationConfig":
       case "GetTaskPushNotificationConfig":
@@ -416,86 +696,69 @@ export class AgentApp {
     }
   }
 
-  /** A send: runs the agent into an A2A stream, kept as the task's log for get and cancel. */
-  async #a2aSend(request, rpc, answer, ctx) {
+  /** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
+  async #a2aSend(request, rpc, principal, answer, ctx) {
     const agentRequest = rpc.request;
     const taskId = agentRequest.id ?? randomId("task_");
-    if (this.#tasks.has(taskId) && !this.#tasks.get(taskId).done) {
-      return json(a2aError("UNSUPPORTED_OPERATION", `Task ${taskId} is still running.`, { id: rpc.id, version: rpc.version }));
+    const existing = await this.#o.runs.store.get(taskId);
+    if (existing) {
+      const why = existing.status === "running" ? `Task ${taskId} is still running.` : `Task ${taskId} has ended.`;
+      return json(a2aError("UNSUPPORTED_OPERATION", why, { id: rpc.id, version: rpc.version }));
     }
     const contextId = agentRequest.session_id ?? randomId("ctx_");
     agentRequest.id = taskId;
     agentRequest.session_id = contextId;
-    const cancel = new AbortController();
-    let rb;
-    const chunks = [];
-    let size = 0;
-    const task = {
-      done: false,
-      doneAt: 0,
-      bytes: () => concat(chunks, size),
-      cancel: () => {
-        cancel.abort();
-        try {
-          if (rb && !rb.finished) rb.canceled();
-        } catch {
-          // The run ended meanwhile.
-        }
-      },
-    };
-    const o = this.#o;
-    const report = (error) => this.#report(error, request, { agentRequest });
-    const stream = ResponseBuilder.stream(async (builder, { signal }) => {
-      rb = builder;
-      await o.agent(agentRequest, builder, { signal: anySignal([signal, cancel.signal]) });
-    }, { protocol: rpc.version === "1.0" ? "a2a" : "a2a-0.3", requestId: rpc.id, responseId: taskId, sessionId: contextId, onError: report });
-    this.#tasks.set(taskId, task);
-    this.#pruneTasks();
-    const [toClient, toLog] = rpc.streaming ? stream.tee() : [null, stream];
-    let firstEvent;
-    const first = new Promise((resolve) => { firstEvent = resolve; });
-    task.finished = (async () => {
-      const reader = toLog.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          chunks.push(value);
-          size += value.byteLength;
-          firstEvent();
-        }
-      } catch (e) {
-        report(e);
-      } finally {
-        task.done = true;
-        task.doneAt = Date.now();
-        firstEvent();
+    const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
+    let started;
+    try {
+      started = await this.#startRun(request, {
+        id: taskId, protocol, session: contextId, principal, agentRequest, meta: { rpcId: rpc.id },
+        builderOptions: { protocol, requestId: rpc.id, responseId: taskId, sessionId: contextId },
+      }, ctx);
+    } catch (e) {
+      if (e instanceof HttpError && e.code === "SESSION_BUSY") {
+        return json(a2aError("UNSUPPORTED_OPERATION", e.message, { id: rpc.id, version: rpc.version }));
       }
-    })();
+      throw e;
+    }
+    const { done } = started;
     if (rpc.streaming) {
-      // A client going away stops the run (it ends canceled in the task's log).
-      const reader = toClient.getReader();
-      const body = new ReadableStream({
-        async pull(c) {
-          const { done, value } = await reader.read();
-          if (done) c.close();
-          else c.enqueue(value);
-        },
-        cancel(reason) {
-          task.cancel();
-          return reader.cancel(reason);
-        },
-      });
-      return new Response(body, { headers: { "content-type": SSE, "cache-control": "no-cache" } });
+      return new Response(this.#reader(taskId, -1), { headers: SSE_HEADERS });
     }
     if (rpc.returnImmediately) {
-      ctx?.waitUntil?.(task.finished);
-      await first;
+      // Answer with the task as soon as it exists; the run goes on.
+      for await (const _ of this.#o.runs.store.read(taskId, -1)) break;
     } else {
-      await task.finished;
+      await done;
     }
-    return answer(a2aTask(task.bytes(), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
+    return answer(a2aTask(await this.#o.runs.store.log(taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
   }
+}
+
+/** `head`, then `rest`, as one stream. */
+function prepend(head, rest) {
+  const reader = rest.getReader();
+  let sent = false;
+  return new ReadableStream({
+    async pull(c) {
+      if (!sent) {
+        sent = true;
+        c.enqueue(head);
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) c.close();
+      else c.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** `iterable` with `map` applied to each chunk. */
+async function* mapChunks(iterable, map) {
+  for await (const chunk of iterable) yield map(chunk);
 }
 
 function concat(chunks, size) {

@@ -20,6 +20,8 @@ export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
+export { MemoryRunStore, RunStoreError } from "./runs.js";
+export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunStore } from "./runs.js";
 export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
 export type {
   A2aAgentCard,

@@ -10,6 +10,7 @@ export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from
 export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
+export { MemoryRunStore, RunStoreError } from "./runs.js";
 
 export function parseRequest(json) {
   return call("parseRequest", textOf(json, "parseRequest"));

@@ -26,6 +26,10 @@ pub enum HttpErrorCode {
     InvalidRequest,
     /// 401: `authorize` refused the request.
     Unauthorized,
+    /// 409: the session already has a run going (one run per session).
+    SessionBusy,
+    /// 410: the run, or the part of it the cursor asks for, is no longer kept.
+    RunGone,
     /// 500: the server failed.
     InternalError,
 }
@@ -40,6 +44,8 @@ impl HttpErrorCode {
             HttpErrorCode::UnsupportedMediaType => 415,
             HttpErrorCode::InvalidJson | HttpErrorCode::InvalidRequest => 400,
             HttpErrorCode::Unauthorized => 401,
+            HttpErrorCode::SessionBusy => 409,
+            HttpErrorCode::RunGone => 410,
             HttpErrorCode::InternalError => 500,
         }
     }
@@ -54,6 +60,8 @@ impl HttpErrorCode {
             HttpErrorCode::InvalidJson => "INVALID_JSON",
             HttpErrorCode::InvalidRequest => "INVALID_REQUEST",
             HttpErrorCode::Unauthorized => "UNAUTHORIZED",
+            HttpErrorCode::SessionBusy => "SESSION_BUSY",
+            HttpErrorCode::RunGone => "RUN_GONE",
             HttpErrorCode::InternalError => "INTERNAL_ERROR",
         }
     }
@@ -68,6 +76,8 @@ impl HttpErrorCode {
             HttpErrorCode::InvalidJson,
             HttpErrorCode::InvalidRequest,
             HttpErrorCode::Unauthorized,
+            HttpErrorCode::SessionBusy,
+            HttpErrorCode::RunGone,
             HttpErrorCode::InternalError,
         ]
         .into_iter()

@@ -229,14 +229,45 @@ test("CORS, authorize, onError, switched-off protocols and custom routes", async
   }
 });
 
-test("a client going away aborts the agent's signal; A2A CancelTask stops a running task", async () => {
+test("a client going away leaves a run going, or stops it with cancelOnDisconnect; A2A CancelTask stops a running task", async () => {
+  for (const cancelOnDisconnect of [false, true]) {
+    let aborted;
+    let finished = false;
+    const app = new AgentApp({
+      runs: { cancelOnDisconnect },
+      agent: async (request, rb, { signal }) => {
+        const text = rb.message().content("text");
+        text.delta("working");
+        await new Promise((resolve) => {
+          signal.addEventListener("abort", resolve, { once: true });
+          setTimeout(resolve, 300).unref();
+        });
+        aborted = signal.aborted;
+        finished = true;
+      },
+    });
+    const { server, base } = await listen(app);
+    try {
+      const r = await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+      const id = r.headers.get("x-agentwire-run-id");
+      const reader = r.body.getReader();
+      await reader.read();
+      await reader.cancel();
+      for (let i = 0; i < 100 && !finished; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(aborted, cancelOnDisconnect, `cancelOnDisconnect: ${cancelOnDisconnect}`);
+      const run = await app.runStore.get(id);
+      assert.equal(run.status, "ended");
+      const snapshot = await StreamAssembler.collect(await fetch(`${base}/process/${id}`));
+      assert.equal(snapshot.status, cancelOnDisconnect ? "canceled" : "completed");
+    } finally {
+      server.close();
+      await app.close();
+    }
+  }
   let aborted;
-  const started = [];
   const app = new AgentApp({
     agent: async (request, rb, { signal }) => {
-      started.push(request.id);
-      const text = rb.message().content("text");
-      text.delta("working");
+      rb.message().content("text").delta("working");
       await new Promise((resolve) => {
         signal.addEventListener("abort", resolve, { once: true });
         setTimeout(resolve, 10_000).unref();
@@ -246,13 +277,6 @@ test("a client going away aborts the agent's signal; A2A CancelTask stops a runn
   });
   const { server, base } = await listen(app);
   try {
-    const r = await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }, {});
-    const reader = r.body.getReader();
-    await reader.read();
-    await reader.cancel();
-    for (let i = 0; i < 100 && aborted === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(aborted, true);
-    aborted = undefined;
     // A2A: a returnImmediately send, then CancelTask from another request.
     const send = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 1, method: "SendMessage", params: {
       message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] }, configuration: { returnImmediately: true } } }, { "A2A-Version": "1.0" })).json();
@@ -262,6 +286,7 @@ test("a client going away aborts the agent's signal; A2A CancelTask stops a runn
     assert.equal(aborted, true);
   } finally {
     server.close();
+    await app.close();
   }
 });
 

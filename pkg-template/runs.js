@@ -1,0 +1,257 @@
+// Durable runs: the log of every event a run emitted (each with its cursor, `id: N`), kept so
+// that a reader can resume after a dropped connection and anyone can stop the run, apart from
+// the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
+// interface (documented in runs.d.ts) is what other stores implement.
+
+const DEFAULTS = {
+  retentionMs: 10 * 60 * 1000,
+  maxEvents: 100_000,
+  maxBytes: 16 * 1024 * 1024,
+};
+
+/** A store refusal with a stable code (`SESSION_BUSY`, `RUN_GONE`, `NOT_FOUND`). */
+export class RunStoreError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "RunStoreError";
+    this.code = code;
+  }
+}
+
+/**
+ * Runs kept in this process's memory: one log per run (events in order, each `{id, bytes}`),
+ * bounded by `maxEvents` and `maxBytes` (the oldest events are dropped first; a cursor before
+ * what is kept is `RUN_GONE`), kept `retentionMs` after the run ends (then `RUN_GONE` until
+ * twice that, then unknown).
+ */
+export class MemoryRunStore {
+  #runs = new Map();
+  #sessions = new Map();
+  #o;
+
+  constructor(options = {}) {
+    if (options === null || typeof options !== "object") throw new TypeError("MemoryRunStore options must be an object");
+    this.#o = { ...DEFAULTS };
+    for (const key of Object.keys(options)) {
+      if (!(key in DEFAULTS)) throw new TypeError(`MemoryRunStore: unknown option ${JSON.stringify(key)}`);
+      const value = options[key];
+      if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`MemoryRunStore: ${key} must be an integer >= 0`);
+      this.#o[key] = value;
+    }
+  }
+
+  /**
+   * Registers a new run. With `exclusive`, refuses (`SESSION_BUSY`) while another run of the
+   * same session is going.
+   */
+  async start({ id, protocol, session = null, principal = null, exclusive = true, meta = {} }) {
+    this.#sweep();
+    if (this.#runs.has(id)) throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
+    if (exclusive && session !== null) {
+      const other = this.#sessions.get(session);
+      if (other !== undefined && this.#runs.get(other)?.status === "running") {
+        throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going (${other}).`);
+      }
+    }
+    const run = {
+      id, protocol, session, principal, meta,
+      status: "running",
+      endedAt: 0,
+      events: [],
+      bytes: 0,
+      first: 0, // the id of events[0]
+      next: 0, // the id the next event will have
+      waiters: new Set(),
+      cancelers: new Set(),
+      readers: 0,
+      lastRead: Date.now(),
+    };
+    this.#runs.set(id, run);
+    if (session !== null) this.#sessions.set(session, id);
+  }
+
+  /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
+  async append(id, events) {
+    const run = this.#runs.get(id);
+    if (!run || run.status !== "running") return;
+    for (const e of events) {
+      run.events.push(e);
+      run.bytes += e.bytes.byteLength;
+      run.next = e.id + 1;
+    }
+    // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE).
+    let drop = 0;
+    while (run.events.length - drop > 1 && (run.events.length - drop > this.#o.maxEvents || run.bytes > this.#o.maxBytes)) {
+      run.bytes -= run.events[drop].bytes.byteLength;
+      drop++;
+    }
+    if (drop > 0) {
+      run.events.splice(0, drop);
+      run.first = run.events[0].id;
+    }
+    this.#wake(run);
+  }
+
+  /** Marks a run ended (its terminal event is in the log). */
+  async end(id, status = "ended") {
+    const run = this.#runs.get(id);
+    if (!run || run.status !== "running") return;
+    run.status = status;
+    run.endedAt = Date.now();
+    run.cancelers.clear();
+    this.#wake(run);
+  }
+
+  /** What is known of a run, or `null`. `gone` once its log is no longer kept. */
+  async get(id) {
+    this.#sweep();
+    const run = this.#runs.get(id);
+    if (!run) return null;
+    return {
+      id: run.id, protocol: run.protocol, session: run.session, principal: run.principal, meta: run.meta,
+      status: run.status, first: run.first, next: run.next, readers: run.readers, lastRead: run.lastRead,
+      gone: run.events === null,
+    };
+  }
+
+  /**
+   * The run's events after cursor `after` (-1: from the first), then the live ones until the
+   * run ends: an async iterable of byte chunks. `RUN_GONE` when the log no longer holds the
+   * event after `after`. Stops early when `signal` aborts.
+   */
+  read(id, after = -1, signal = undefined) {
+    const run = this.#runs.get(id);
+    if (!run) throw new RunStoreError("NOT_FOUND", `No run ${id}.`);
+    if (run.events === null) throw new RunStoreError("RUN_GONE", `Run ${id} is no longer kept.`);
+    if (after + 1 < run.first) {
+      throw new RunStoreError("RUN_GONE", `Run ${id} keeps events from ${run.first}; ${after + 1} is gone.`);
+    }
+    return this.#follow(run, after, signal);
+  }
+
+  async *#follow(run, after, signal) {
+    let cursor = after;
+    run.readers++;
+    try {
+      for (;;) {
+        if (signal?.aborted) return;
+        if (run.events === null) return;
+        const start = Math.max(0, cursor + 1 - run.first);
+        if (start < run.events.length) {
+          const batch = run.events.slice(start);
+          cursor = batch[batch.length - 1].id;
+          run.lastRead = Date.now();
+          yield concat(batch);
+          continue;
+        }
+        if (run.status !== "running") return;
+        await new Promise((resolve) => {
+          const wake = () => {
+            run.waiters.delete(wake);
+            signal?.removeEventListener("abort", wake);
+            resolve();
+          };
+          run.waiters.add(wake);
+          signal?.addEventListener("abort", wake, { once: true });
+        });
+      }
+    } finally {
+      run.readers--;
+      run.lastRead = Date.now();
+    }
+  }
+
+  /** The events of run `id` kept now, as one chunk (not following the run): empty when unknown or gone. */
+  async log(id) {
+    const run = this.#runs.get(id);
+    if (!run || run.events === null) return new Uint8Array(0);
+    return run.events.length ? concat(run.events) : new Uint8Array(0);
+  }
+
+  /** Asks the instance running `id` to stop it; false when it is not running. */
+  async cancel(id) {
+    const run = this.#runs.get(id);
+    if (!run || run.status !== "running") return false;
+    for (const stop of [...run.cancelers]) {
+      try {
+        stop();
+      } catch {
+        // A failing canceler must not keep the others from running.
+      }
+    }
+    return true;
+  }
+
+  /** `stop` is called when someone cancels run `id` (the instance running it registers). */
+  onCancel(id, stop) {
+    this.#runs.get(id)?.cancelers.add(stop);
+  }
+
+  /** Runs going, for abandonment checks: `[{id, readers, lastRead}]`. */
+  async running() {
+    return [...this.#runs.values()].filter((r) => r.status === "running").map((r) => ({ id: r.id, readers: r.readers, lastRead: r.lastRead }));
+  }
+
+  #wake(run) {
+    for (const wake of [...run.waiters]) wake();
+  }
+
+  /** Drops the logs of runs ended more than `retentionMs` ago, and forgets them after twice that. */
+  #sweep() {
+    const now = Date.now();
+    for (const [id, run] of this.#runs) {
+      if (run.status === "running") continue;
+      if (now - run.endedAt > 2 * this.#o.retentionMs) {
+        this.#runs.delete(id);
+        if (this.#sessions.get(run.session) === id) this.#sessions.delete(run.session);
+      } else if (now - run.endedAt > this.#o.retentionMs && run.events !== null) {
+        run.events = null;
+        run.bytes = 0;
+      }
+    }
+  }
+}
+
+function concat(events) {
+  if (events.length === 1) return events[0].bytes;
+  let size = 0;
+  for (const e of events) size += e.bytes.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const e of events) {
+    out.set(e.bytes, at);
+    at += e.bytes.byteLength;
+  }
+  return out;
+}
+
+/** Splits whole SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. */
+export function splitEvents(bytes, carry) {
+  // `carry`: the bytes of an event not finished in the previous chunk.
+  const data = carry.length ? concatBytes(carry, bytes) : bytes;
+  const events = [];
+  let start = 0;
+  for (let i = 0; i + 1 < data.length; i++) {
+    if (data[i] === 10 && data[i + 1] === 10) {
+      const event = data.subarray(start, i + 2);
+      events.push({ id: idOf(event), bytes: event });
+      start = i + 2;
+      i++;
+    }
+  }
+  return { events, carry: data.subarray(start) };
+}
+
+function concatBytes(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** The number after `id: ` on an event's first line. */
+function idOf(event) {
+  let n = 0;
+  for (let i = 4; i < event.length && event[i] !== 10; i++) n = n * 10 + (event[i] - 48);
+  return n;
+}

@@ -1,0 +1,253 @@
+// Durable runs (AgentApp with the in-memory run store) on 127.0.0.1: every event carries its
+// cursor; a reader cut at seeded random byte offsets (inside events too) resumes with
+// Last-Event-ID and assembles what the uninterrupted run gives, in every protocol; cancel routes
+// stop a run for every reader; one running run per session (409); a run is only visible to its
+// owner (404); an unread run is abandoned; a cursor past what is kept is 410; the official
+// openai client resumes (`responses.retrieve(id, {stream, starting_after})`) and cancels.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { AgentApp, MemoryRunStore, StreamAssembler } from "agentwire";
+import { xorshift32 } from "./reference-streams.mjs";
+
+const ROOT = process.env.AGENTWIRE_ROOT;
+const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
+
+/** A scripted agent that takes its time: a tool call, then 40 words, each after `pause` ms. */
+function slowAgent(pause = 2) {
+  return async (request, rb, { signal }) => {
+    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
+    call.arguments('{"city":');
+    call.arguments('"杭州"}');
+    call.complete();
+    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
+    const text = rb.message().content("text");
+    for (let i = 0; i < 40; i++) {
+      if (signal.aborted) return;
+      text.delta(`w${i}é `);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
+}
+
+async function listen(app) {
+  const server = createServer(app.nodeListener);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
+const post = (url, body, headers = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+const REQUESTS = {
+  "agent-api": { path: "/process", body: (s) => ({ input: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }], session_id: s }) },
+  "openai-responses": { path: "/compatible-mode/v1/responses", body: (s) => ({ model: "m", input: "Weather?", stream: true, conversation: s }) },
+  "ag-ui": { path: "/ag-ui", body: (s) => ({ threadId: s, runId: `run-${s}`, messages: [{ id: "u1", role: "user", content: "Weather?" }], tools: [], context: [], state: {}, forwardedProps: {} }) },
+};
+
+/** What matters of a snapshot across runs (ids and timestamps differ). */
+function essence(snapshot) {
+  return JSON.stringify(snapshot, (key, value) =>
+    ["id", "created_at", "completed_at", "session_id", "msg_id", "threadId", "runId", "timestamp", "sequence_number"].includes(key) ? undefined : value);
+}
+
+test("a reader cut anywhere resumes with Last-Event-ID and assembles the uninterrupted run, in every protocol", async () => {
+  const app = new AgentApp({ agent: slowAgent(1) });
+  const { server, base } = await listen(app);
+  const next = xorshift32(2026);
+  let n = 0;
+  try {
+    for (const [protocol, { path, body }] of Object.entries(REQUESTS)) {
+      const whole = await StreamAssembler.collect(await post(`${base}${path}`, body(`whole-${protocol}`)), { protocol });
+      for (let trial = 0; trial < 12; trial++) {
+        const session = `s${++n}`;
+        const first = await post(`${base}${path}`, body(session));
+        const id = first.headers.get("x-agentwire-run-id");
+        // Ids the server makes carry a random UUID (122 bits); AG-UI's runId is the client's.
+        assert.ok(protocol === "ag-ui" ? id === `run-${session}` : /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id), id);
+        const asm = new StreamAssembler({ protocol });
+        let reader = first.body.getReader();
+        let cuts = 1 + (next() % 3);
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (cuts > 0 && next() % 3 === 0) {
+            // Cut inside this chunk, at a random byte: the rest of it is lost with the connection.
+            asm.push(value.subarray(0, next() % (value.length + 1)));
+            await reader.cancel();
+            asm.connectionLost();
+            cuts--;
+            const headers = asm.lastEventId === null ? {} : { "last-event-id": asm.lastEventId };
+            const resumed = await fetch(`${base}${path}/${id}?stream=true`, { headers });
+            assert.equal(resumed.status, 200);
+            reader = resumed.body.getReader();
+            continue;
+          }
+          asm.push(value);
+        }
+        asm.finish();
+        assert.equal(asm.outcome, "completed", `${protocol} trial ${trial}`);
+        assert.equal(essence(asm.snapshot()), essence(whole), `${protocol} trial ${trial}`);
+        assert.equal(asm.replayed, 0, "a Last-Event-ID resume resends nothing");
+        asm.free();
+      }
+    }
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
+
+test("cancel routes stop a run for every reader; the agent's signal aborts; a disconnect does not", async () => {
+  let aborted = 0;
+  const app = new AgentApp({
+    agent: async (request, rb, { signal }) => {
+      rb.message().content("text").delta("working");
+      await new Promise((resolve) => {
+        signal.addEventListener("abort", resolve, { once: true });
+        setTimeout(resolve, 20_000).unref();
+      });
+      if (signal.aborted) aborted++;
+    },
+  });
+  const { server, base } = await listen(app);
+  try {
+    for (const [protocol, { path, body }] of Object.entries(REQUESTS)) {
+      const first = await post(`${base}${path}`, body(`cancel-${protocol}`));
+      const id = first.headers.get("x-agentwire-run-id");
+      // A second reader, attached from the start; the first goes away.
+      const second = StreamAssembler.collect(await fetch(`${base}${path}/${id}`, { headers: { accept: "text/event-stream" } }), { protocol });
+      await first.body.cancel();
+      const canceled = await post(`${base}${path}/${id}/cancel`, {});
+      assert.equal(canceled.status, 200);
+      const answer = await canceled.json();
+      if (protocol === "openai-responses") assert.equal(answer.status, "cancelled");
+      else assert.deepEqual(answer, { id, status: "ended" });
+      const seen = await second;
+      assert.equal(seen.outcome, "canceled", protocol);
+    }
+    assert.equal(aborted, 3);
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
+
+test("one running run per session (409 SESSION_BUSY), unless concurrentSessions", async () => {
+  for (const concurrentSessions of [false, true]) {
+    const app = new AgentApp({ agent: slowAgent(5), runs: { concurrentSessions } });
+    const { server, base } = await listen(app);
+    try {
+      const first = await post(`${base}/process`, REQUESTS["agent-api"].body("busy"));
+      const second = await post(`${base}/process`, REQUESTS["agent-api"].body("busy"));
+      if (concurrentSessions) {
+        assert.equal(second.status, 200);
+        await second.body.cancel();
+      } else {
+        assert.equal(second.status, 409);
+        assert.equal((await second.json()).error.code, "SESSION_BUSY");
+      }
+      await StreamAssembler.collect(first);
+      // Once it ended, the session takes a new run.
+      const third = await post(`${base}/process`, REQUESTS["agent-api"].body("busy"));
+      assert.equal(third.status, 200);
+      await StreamAssembler.collect(third);
+    } finally {
+      server.close();
+      await app.close();
+    }
+  }
+});
+
+test("a run belongs to its principal: resume and cancel answer 404 to anyone else", async () => {
+  const app = new AgentApp({ agent: slowAgent(1), authorize: (r) => r.headers.get("authorization")?.slice(7) || false });
+  const { server, base } = await listen(app);
+  try {
+    const mine = await post(`${base}/process`, REQUESTS["agent-api"].body("p1"), { authorization: "Bearer alice" });
+    const id = mine.headers.get("x-agentwire-run-id");
+    assert.equal((await fetch(`${base}/process/${id}`, { headers: { authorization: "Bearer mallory" } })).status, 404);
+    assert.equal((await post(`${base}/process/${id}/cancel`, {}, { authorization: "Bearer mallory" })).status, 404);
+    assert.equal((await fetch(`${base}/process/${crypto.randomUUID()}`, { headers: { authorization: "Bearer alice" } })).status, 404);
+    assert.equal((await StreamAssembler.collect(await fetch(`${base}/process/${id}`, { headers: { authorization: "Bearer alice" } }))).status, "completed");
+    await mine.body.cancel();
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
+
+test("an unread run is abandoned; a cursor before what is kept is 410 RUN_GONE; a bad cursor is 400", async () => {
+  let aborted = false;
+  const app = new AgentApp({
+    runs: { abandonAfterMs: 150, store: new MemoryRunStore({ maxEvents: 5 }) },
+    agent: async (request, rb, { signal }) => {
+      const text = rb.message().content("text");
+      for (let i = 0; i < 20; i++) text.delta(`w${i} `);
+      await new Promise((resolve) => {
+        signal.addEventListener("abort", resolve, { once: true });
+        setTimeout(resolve, 10_000).unref();
+      });
+      aborted = signal.aborted;
+    },
+  });
+  const { server, base } = await listen(app);
+  try {
+    const r = await post(`${base}/process`, REQUESTS["agent-api"].body("gone"));
+    const id = r.headers.get("x-agentwire-run-id");
+    await r.body.cancel();
+    for (let i = 0; i < 100 && !aborted; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(aborted, true, "abandoned");
+    const gone = await fetch(`${base}/process/${id}`);
+    assert.equal(gone.status, 410);
+    assert.equal((await gone.json()).error.code, "RUN_GONE");
+    const tail = await StreamAssembler.collect(await fetch(`${base}/process/${id}?starting_after=${(await app.runStore.get(id)).next - 3}`), { protocol: "agent-api" });
+    assert.equal(tail.outcome, "canceled");
+    const bad = await fetch(`${base}/process/${id}`, { headers: { "last-event-id": "x" } });
+    assert.equal(bad.status, 400);
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
+
+test("the official openai client resumes (responses.retrieve with starting_after) and cancels", { skip }, async () => {
+  const { default: OpenAI } = await import("openai");
+  const app = new AgentApp({ agent: slowAgent(3) });
+  const { server, base } = await listen(app);
+  try {
+    const client = new OpenAI({ baseURL: `${base}/compatible-mode/v1`, apiKey: "none" });
+    const stream = await client.responses.create({ model: "m", input: "Weather?", stream: true });
+    let id;
+    let last = -1;
+    let text = "";
+    for await (const event of stream) {
+      if (event.type === "response.created") id = event.response.id;
+      last = event.sequence_number;
+      if (event.type === "response.output_text.delta") text += event.delta;
+      if (text.length > 20) break; // the connection goes away mid-answer
+    }
+    const resumed = await client.responses.retrieve(id, { stream: true, starting_after: last });
+    let first;
+    for await (const event of resumed) {
+      first ??= event.sequence_number;
+      if (event.type === "response.output_text.delta") text += event.delta;
+    }
+    assert.equal(first, last + 1, "nothing lost, nothing doubled");
+    assert.equal(text, Array.from({ length: 40 }, (_, i) => `w${i}é `).join(""));
+    const response = await client.responses.retrieve(id);
+    assert.equal(response.status, "completed");
+    assert.equal(response.output_text, text);
+    // Cancel a run going.
+    const running = await client.responses.create({ model: "m", input: "again", stream: true });
+    let runningId;
+    for await (const event of running) {
+      runningId = event.response?.id ?? runningId;
+      if (runningId) break;
+    }
+    const canceled = await client.responses.cancel(runningId);
+    assert.equal(canceled.status, "cancelled");
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
