@@ -1,8 +1,9 @@
 // agentwire's AgentApp on node:http (127.0.0.1, a free port, printed on stdout as `listening
 // <port>`) with a scripted agent, for the Python checks (scripts/reference/app_clients.py).
 // `text`: the reference's captured text agent ("Hi", "! My name is Friday", "."); `tools`
-// (default): a tool call with streamed arguments, its result, then the answer.
-// Usage: node scripts/reference/app_server.mjs PKG_DIR [text|tools]
+// (default): a tool call with streamed arguments, its result, then the answer; `slow`: 40 words,
+// 20 ms apart, stopping when the run is canceled.
+// Usage: node scripts/reference/app_server.mjs PKG_DIR [text|tools|slow]
 import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +15,13 @@ const agents = {
   async text(request, rb) {
     const text = rb.message().content("text");
     for (const piece of ["Hi", "! My name is Friday", "."]) text.delta(piece);
+  },
+  async slow(request, rb, { signal }) {
+    const text = rb.message().content("text");
+    for (let i = 0; i < 40 && !signal.aborted; i++) {
+      text.delta(`w${i} `);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   },
   async tools(request, rb) {
     const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });

@@ -251,3 +251,46 @@ test("the official openai client resumes (responses.retrieve with starting_after
     await app.close();
   }
 });
+
+test("@a2a-js/sdk's client resubscribes to a running task (the task first, then the rest) and cancels one", { skip }, async () => {
+  const { pathToFileURL } = await import("node:url");
+  const sdk = (path) => import(pathToFileURL(`${ROOT}/node_modules/@a2a-js/sdk/dist/${path}`).href);
+  const { ClientFactory } = await sdk("client/index.js");
+  const { Message, TaskState } = await sdk("index.js");
+  const app = new AgentApp({ agent: slowAgent(4) });
+  const { server, base } = await listen(app);
+  try {
+    const client = await new ClientFactory().createFromUrl(base);
+    const message = () => ({ message: Message.fromJSON({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "Weather?" }] }) });
+    let taskId;
+    let text = "";
+    const textOf = (event) => {
+      if (event.payload?.$case !== "artifactUpdate") return "";
+      return event.payload.value.artifact.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
+    };
+    for await (const event of client.sendMessageStream(message())) {
+      if (event.payload?.$case === "task") taskId = event.payload.value.id;
+      text += textOf(event);
+      if (text.length > 10) break; // the connection goes away
+    }
+    const events = [];
+    for await (const event of client.resubscribeTask({ id: taskId })) events.push(event);
+    assert.equal(events[0].payload.$case, "task", "the task comes first");
+    // The task holds what was sent before; the live events follow from there.
+    const before = events[0].payload.value.artifacts.map((a) => a.parts.map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("")).join("");
+    const after = events.slice(1).map(textOf).join("");
+    assert.equal(before + after, Array.from({ length: 40 }, (_, i) => `w${i}é `).join(""));
+    assert.equal(events.at(-1).payload.value.status.state, TaskState.TASK_STATE_COMPLETED);
+    // Cancel a task that is running.
+    let running;
+    for await (const event of client.sendMessageStream(message())) {
+      running = event.payload.value.id ?? event.payload.value.taskId;
+      break;
+    }
+    const canceled = await client.cancelTask({ id: running });
+    assert.equal(canceled.status.state, TaskState.TASK_STATE_CANCELED);
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
