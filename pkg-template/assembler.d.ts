@@ -369,6 +369,8 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
   readonly lastEventId: string | null;
   /** How many events a resumed stream resent that were skipped as already applied. */
   readonly replayed: number;
+  /** The reconnection time (ms) the stream asked for with an SSE `retry:` field, or `null`. */
+  readonly retry: number | null;
   /**
    * The connection the stream came on broke and the stream continues on a new one (resumed
    * from {@link lastEventId}): drops the event half-received at the cut, and skips the new
@@ -388,6 +390,17 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
    * `finish()` when it has updates (never an empty batch). Stopping early (break, throw)
    * cancels the body.
    */
+  /**
+   * Fetches `url` with `init` and assembles the run, resuming after a network error or a body
+   * that ends before the run did: it reconnects to the run's resume route (AgentApp's
+   * `<url>/<x-agentwire-run-id>`, or `options.resumeUrl(runId, url)`) with `Last-Event-ID`,
+   * backing off (`backoffMs` doubling to `maxBackoffMs`, or the stream's `retry:`), at most
+   * `maxAttempts` times in a row without progress; the event half-received at the cut is
+   * dropped and events resent at the seam are skipped. Each reconnect is reported as a
+   * `{type: "reconnect"}` update. `stop()` cancels the run on the server; `abort()` only
+   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final.
+   */
+  static connect<Q extends Protocol | "auto" = "auto">(url: string | { href: string }, init?: ConnectInit, options?: ConnectOptions<Q>): RunConnection<Q>;
   static read(body: Body, options?: StreamAssemblerOptions): AsyncGenerator<Update[], void, undefined>;
 }
 
@@ -433,4 +446,57 @@ export interface OpenAIResponsesSnapshot {
   conversation: JsonObject | null;
   outcome: Outcome;
   warnings: Warning[];
+}
+
+/** The request of {@link StreamAssembler.connect}: `fetch`'s `init` (method, headers, body). */
+export interface ConnectInit {
+  method?: string;
+  headers?: Record<string, string> | [string, string][];
+  body?: string | Uint8Array;
+  [key: string]: unknown;
+}
+
+/** Options of {@link StreamAssembler.connect}: the assembler's, and how to resume. */
+export interface ConnectOptions<Q extends Protocol | "auto" = "auto"> extends StreamAssemblerOptions<Q> {
+  /** Resume after a dropped connection. @defaultValue `true` */
+  resume?: boolean;
+  /** Reconnects in a row without progress before giving up. @defaultValue 5 */
+  maxAttempts?: number;
+  /** The first pause before reconnecting, doubled each time. @defaultValue 250 ms */
+  backoffMs?: number;
+  /** The longest pause. @defaultValue 10 000 ms */
+  maxBackoffMs?: number;
+  /** The resume URL of run `runId` started at `url`. @defaultValue AgentApp's `<url>/<runId>` (Responses: `?stream=true`) */
+  resumeUrl?: (runId: string, url: string) => string;
+  /** The fetch to use. @defaultValue the global `fetch` */
+  fetch?: (url: string, init: any) => Promise<any>;
+}
+
+/** A reconnect, reported among the updates of {@link StreamAssembler.connect}. */
+export interface ReconnectUpdate {
+  type: "reconnect";
+  /** The reconnects so far. */
+  attempt: number;
+  /** The cursor the new connection resumes after. */
+  lastEventId: string | null;
+  /** The pause before it. */
+  delayMs: number;
+}
+
+/** A run being read by {@link StreamAssembler.connect}. */
+export declare class RunConnection<Q extends Protocol | "auto" = "auto"> {
+  /** The assembler: its `snapshot()`, `toolCalls()`, `outcome`, `lastEventId`. */
+  readonly assembler: StreamAssembler<Q>;
+  /** The run's id (the first answer's `x-agentwire-run-id`), once known. */
+  readonly runId: string | null;
+  /** How many times the connection was resumed. */
+  readonly reconnects: number;
+  /** Disconnects this reader only; the run goes on. */
+  abort(reason?: unknown): void;
+  /** Stops the run on the server (its cancel route); every reader gets its canceled end. */
+  stop(): Promise<unknown>;
+  [Symbol.asyncIterator](): AsyncIterator<Array<Update | ReconnectUpdate>>;
+  /** Releases the assembler. Also `[Symbol.dispose]`. */
+  free(): void;
+  [Symbol.dispose](): void;
 }

@@ -4,6 +4,7 @@
 // guard of every call into wasm (instance.js: a trap loses the instance, not the process).
 import { failure, instance, lostError, release } from "./instance.js";
 import { agentwireError, chunkOf, optionsText } from "./values.js";
+import { RunConnection } from "./connect.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 
@@ -242,6 +243,10 @@ export class StreamAssembler {
     return this.#get("replayed");
   }
 
+  get retry() {
+    return this.#get("retry") ?? null;
+  }
+
   connectionLost() {
     const core = this.#live();
     const inst = this.#inst;
@@ -336,6 +341,10 @@ export class StreamAssembler {
     } finally {
       assembler.free();
     }
+  }
+
+  static connect(url, init, options) {
+    return new RunConnection(StreamAssembler, url, init, options);
   }
 
   static async *read(body, options) {

@@ -53,6 +53,10 @@ export type {
   ToolType,
 } from "./builder.js";
 export type {
+  ConnectInit,
+  ConnectOptions,
+  ReconnectUpdate,
+  RunConnection,
   AgentApiSnapshot,
   AgUiContentPart,
   AgUiError,

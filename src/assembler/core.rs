@@ -181,6 +181,11 @@ impl StreamAssembler {
         Some(self.inner.last_event_id.as_str()).filter(|id| !id.is_empty())
     }
 
+    /// The reconnection time (ms) the stream asked for with an SSE `retry:` field, if any.
+    pub fn retry(&self) -> Option<u64> {
+        self.decoder.retry()
+    }
+
     /// How many events were skipped as a resumed stream's replay of events already applied.
     pub fn replayed(&self) -> u64 {
         self.inner.replayed

@@ -173,6 +173,12 @@ impl StreamAssemblerCore {
         self.inner.last_event_id().map(str::to_owned)
     }
 
+    /// The `retry:` time the stream asked for, in ms, or `null`.
+    #[wasm_bindgen(getter)]
+    pub fn retry(&self) -> Option<f64> {
+        self.inner.retry().map(|ms| ms as f64)
+    }
+
     /// Events skipped as a resumed stream's replay.
     #[wasm_bindgen(getter)]
     pub fn replayed(&self) -> f64 {

@@ -1,0 +1,158 @@
+// StreamAssembler.connect: fetch a run and assemble it, resuming after a dropped connection
+// (AgentApp's resume routes, or any SSE server that honours Last-Event-ID), with stop() (the
+// run's cancel route) apart from abort() (this reader only).
+import { agentwireError } from "./values.js";
+
+const DEFAULTS = { resume: true, maxAttempts: 5, backoffMs: 250, maxBackoffMs: 10_000 };
+
+function readConnectOptions(options) {
+  if (options === undefined || options === null) return { ...DEFAULTS, assembler: undefined, resumeUrl: undefined, fetch: undefined };
+  if (typeof options !== "object") throw agentwireError("INVALID_OPTION", "connect options must be an object");
+  const { resume = DEFAULTS.resume, maxAttempts = DEFAULTS.maxAttempts, backoffMs = DEFAULTS.backoffMs,
+    maxBackoffMs = DEFAULTS.maxBackoffMs, resumeUrl, fetch: fetchFn, ...assembler } = options;
+  if (typeof resume !== "boolean") throw agentwireError("INVALID_OPTION", "connect: resume must be a boolean", "resume");
+  for (const [key, value] of [["maxAttempts", maxAttempts], ["backoffMs", backoffMs], ["maxBackoffMs", maxBackoffMs]]) {
+    if (!Number.isSafeInteger(value) || value < 0) throw agentwireError("INVALID_OPTION", `connect: ${key} must be an integer >= 0`, key);
+  }
+  if (resumeUrl !== undefined && typeof resumeUrl !== "function") throw agentwireError("INVALID_OPTION", "connect: resumeUrl must be a function (runId, url) => string", "resumeUrl");
+  if (fetchFn !== undefined && typeof fetchFn !== "function") throw agentwireError("INVALID_OPTION", "connect: fetch must be a function", "fetch");
+  return { resume, maxAttempts, backoffMs, maxBackoffMs, resumeUrl, fetch: fetchFn, assembler };
+}
+
+/** AgentApp's resume route of run `runId` started at `url` (Responses: `?stream=true`). */
+function defaultResumeUrl(runId, url) {
+  const u = new URL(url);
+  u.pathname = `${u.pathname.replace(/\/$/, "")}/${encodeURIComponent(runId)}`;
+  u.search = "";
+  if (u.pathname.includes("/responses/")) u.searchParams.set("stream", "true");
+  return u.href;
+}
+
+const sleep = (ms, signal) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+});
+
+/**
+ * A connection to a run: an async iterable of update batches (as `StreamAssembler.read`), which
+ * resumes after a network error. Made by `StreamAssembler.connect`.
+ */
+export class RunConnection {
+  #Assembler;
+  #url;
+  #init;
+  #o;
+  #controller = new AbortController();
+  #runId = null;
+  #reconnects = 0;
+  #assembler;
+
+  constructor(Assembler, url, init, options) {
+    this.#Assembler = Assembler;
+    this.#url = typeof url === "string" ? url : String(url?.href ?? url);
+    this.#init = init ?? {};
+    this.#o = readConnectOptions(options);
+    this.#assembler = new Assembler(this.#o.assembler);
+  }
+
+  /** The assembler (its `snapshot()`, `toolCalls()`, `outcome`, `lastEventId`). */
+  get assembler() {
+    return this.#assembler;
+  }
+
+  /** The run's id (`x-agentwire-run-id` of the first answer), once known. */
+  get runId() {
+    return this.#runId;
+  }
+
+  /** How many times the connection was resumed. */
+  get reconnects() {
+    return this.#reconnects;
+  }
+
+  /** Disconnects this reader only: the run goes on on the server (resume it later). */
+  abort(reason) {
+    this.#controller.abort(reason);
+  }
+
+  /**
+   * Stops the run itself (its cancel route, `POST <resume url>/cancel`): every reader gets its
+   * canceled end, this one included. Resolves with the server's answer.
+   */
+  async stop() {
+    if (this.#runId === null) throw agentwireError("BUILDER_STATE", "stop(): the run's id is not known yet");
+    const fetchFn = this.#o.fetch ?? fetch;
+    const base = (this.#o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url);
+    const u = new URL(base);
+    u.pathname = `${u.pathname}/cancel`;
+    u.search = "";
+    const headers = new Headers(this.#init.headers);
+    headers.set("content-type", "application/json");
+    return fetchFn(u.href, { method: "POST", headers, body: "{}" });
+  }
+
+  async *[Symbol.asyncIterator]() {
+    const asm = this.#assembler;
+    const o = this.#o;
+    const fetchFn = o.fetch ?? fetch;
+    const signal = this.#controller.signal;
+    let attempt = 0;
+    let request = { url: this.#url, init: { ...this.#init, signal } };
+    try {
+      for (;;) {
+        let progressed = false;
+        try {
+          const res = await fetchFn(request.url, request.init);
+          if (!res.ok) {
+            const text = await res.text().catch(() => "");
+            let code = `HTTP_${res.status}`;
+            try { code = JSON.parse(text).error.code ?? code; } catch { /* not JSON */ }
+            // A refusal is final (the run is gone, or not ours): no point retrying.
+            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });
+          }
+          this.#runId ??= res.headers.get("x-agentwire-run-id");
+          const reader = res.body.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            const updates = asm.push(value);
+            progressed = true;
+            attempt = 0;
+            if (updates.length > 0) yield updates;
+          }
+          if (asm.outcome !== "pending" || !o.resume || this.#runId === null) break;
+          // The body ended without the run's end: a proxy or the server cut it. Resume.
+          throw agentwireError("INVALID_REQUEST", "the stream ended before the run did");
+        } catch (error) {
+          if (signal.aborted) return;
+          if (error?.final || !o.resume || this.#runId === null) throw error;
+          if (!progressed) attempt++;
+          if (attempt >= o.maxAttempts) throw error;
+          asm.connectionLost();
+          this.#reconnects++;
+          const wait = Math.min(o.maxBackoffMs, asm.retry ?? o.backoffMs * 2 ** Math.max(0, attempt - 1));
+          yield [{ type: "reconnect", attempt: this.#reconnects, lastEventId: asm.lastEventId, delayMs: wait }];
+          await sleep(wait, signal);
+          if (signal.aborted) return;
+          const headers = new Headers(this.#init.headers);
+          if (asm.lastEventId !== null) headers.set("last-event-id", asm.lastEventId);
+          headers.set("accept", "text/event-stream");
+          request = { url: (o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url), init: { method: "GET", headers, signal } };
+        }
+      }
+      const last = asm.finish();
+      if (last.length > 0) yield last;
+    } finally {
+      if (!signal.aborted) this.#controller.abort();
+    }
+  }
+
+  /** Releases the assembler. */
+  free() {
+    this.#assembler.free();
+  }
+
+  [Symbol.dispose]() {
+    this.free();
+  }
+}
