@@ -3,7 +3,7 @@
 // agUiRequest, a2aCall, a2aTask, a2aError, a2aAgentCard); this module routes requests, reads
 // bodies within limits, answers errors as JSON, streams runs and keeps A2A tasks.
 import { call } from "./instance.js";
-import { agentwireError, textOf } from "./values.js";
+import { agentwireError, concatBytes, textOf } from "./values.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
@@ -385,6 +385,16 @@ export class AgentApp {
     }
   }
 
+  /** The body of a POST mapped to an AgentRequest by the core's `mapping` (400 naming the field). */
+  async #agentRequest(request, mapping) {
+    const bytes = await this.#body(request);
+    try {
+      return call(mapping, textOf(bytes, mapping));
+    } catch (e) {
+      throw badRequest(e);
+    }
+  }
+
   /** The JSON body of a POST, checked for size and type. */
   async #body(request) {
     if (!isJson(request.headers.get("content-type"))) {
@@ -553,13 +563,7 @@ export class AgentApp {
   }
 
   async #process(request, { principal, ctx }) {
-    const bytes = await this.#body(request);
-    let agentRequest;
-    try {
-      agentRequest = call("parseRequest", textOf(bytes, "parseRequest"));
-    } catch (e) {
-      throw badRequest(e);
-    }
+    const agentRequest = await this.#agentRequest(request, "parseRequest");
     const id = agentRequest.id ?? randomId("response_");
     agentRequest.id = id;
     await this.#startRun(request, {
@@ -570,13 +574,7 @@ export class AgentApp {
   }
 
   async #responses(request, { principal, ctx }) {
-    const bytes = await this.#body(request);
-    let agentRequest;
-    try {
-      agentRequest = call("responsesRequest", textOf(bytes, "responsesRequest"));
-    } catch (e) {
-      throw badRequest(e);
-    }
+    const agentRequest = await this.#agentRequest(request, "responsesRequest");
     const id = randomId("resp_");
     await this.#startRun(request, {
       id, protocol: "openai-responses", session: agentRequest.session_id, principal, agentRequest,
@@ -596,13 +594,7 @@ export class AgentApp {
   }
 
   async #agUi(request, { principal, ctx }) {
-    const bytes = await this.#body(request);
-    let agentRequest;
-    try {
-      agentRequest = call("agUiRequest", textOf(bytes, "agUiRequest"));
-    } catch (e) {
-      throw badRequest(e);
-    }
+    const agentRequest = await this.#agentRequest(request, "agUiRequest");
     const id = agentRequest.id ?? randomId("run_");
     agentRequest.id = id;
     await this.#startRun(request, {
@@ -761,15 +753,6 @@ async function* mapChunks(iterable, map) {
   for await (const chunk of iterable) yield map(chunk);
 }
 
-function concat(chunks, size) {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 function safeCall(f, value) {
   try {

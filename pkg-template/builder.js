@@ -3,7 +3,7 @@
 // after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
 import { failure, instance, lostError, release } from "./instance.js";
-import { agentwireError, errorInfoText, objectText, optionsText } from "./values.js";
+import { agentwireError, concatBytes, errorInfoText, objectText, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 // Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
@@ -251,7 +251,7 @@ export class ResponseBuilder {
     const flush = () => {
       flushing = false;
       if (pending.length === 0 || canceled) return;
-      const chunk = pending.length === 1 ? pending[0] : concat(pending, pendingBytes);
+      const chunk = pending.length === 1 ? pending[0] : concatBytes(pending);
       pending = [];
       pendingBytes = 0;
       controller.enqueue(chunk);
@@ -524,13 +524,3 @@ function report(onError, error, what) {
   }
 }
 
-/** The chunks joined into one. */
-function concat(chunks, size) {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}

@@ -66,19 +66,11 @@ export interface MemoryRunStoreOptions {
   maxBytes?: number;
 }
 
-/** Runs kept in this process's memory (the default store of `AgentApp`). */
-export declare class MemoryRunStore implements RunStore {
+/** Runs kept in this process's memory (the default store of `AgentApp`): a {@link RunStore}. */
+export declare class MemoryRunStore {
   constructor(options?: MemoryRunStoreOptions);
-  start(run: { id: string; protocol: string; session?: string | null; principal?: string | null; exclusive?: boolean; meta?: Record<string, unknown> }): Promise<void>;
-  append(id: string, events: LoggedEvent[]): Promise<void>;
-  end(id: string, status?: string): Promise<void>;
-  get(id: string): Promise<RunInfo | null>;
-  read(id: string, after?: number, signal?: AbortSignal): AsyncIterable<Uint8Array>;
-  log(id: string): Promise<Uint8Array>;
-  cancel(id: string): Promise<boolean>;
-  onCancel(id: string, stop: () => void): void;
-  running(): Promise<Array<{ id: string; readers: number; lastRead: number }>>;
 }
+export interface MemoryRunStore extends RunStore {}
 
 /** A store's refusal, with a stable code. */
 export declare class RunStoreError extends Error {

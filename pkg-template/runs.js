@@ -2,6 +2,7 @@
 // that a reader can resume after a dropped connection and anyone can stop the run, apart from
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
+import { concatBytes } from "./values.js";
 
 const DEFAULTS = {
   retentionMs: 10 * 60 * 1000,
@@ -141,7 +142,7 @@ export class MemoryRunStore {
           const batch = run.events.slice(start);
           cursor = batch[batch.length - 1].id;
           run.lastRead = Date.now();
-          yield concat(batch);
+          yield concatBytes(batch.map((e) => e.bytes));
           continue;
         }
         if (run.status !== "running") return;
@@ -165,7 +166,7 @@ export class MemoryRunStore {
   async log(id) {
     const run = this.#runs.get(id);
     if (!run || run.events === null) return new Uint8Array(0);
-    return run.events.length ? concat(run.events) : new Uint8Array(0);
+    return run.events.length ? concatBytes(run.events.map((e) => e.bytes)) : new Uint8Array(0);
   }
 
   /** Asks the instance running `id` to stop it; false when it is not running. */
@@ -212,23 +213,11 @@ export class MemoryRunStore {
   }
 }
 
-function concat(events) {
-  if (events.length === 1) return events[0].bytes;
-  let size = 0;
-  for (const e of events) size += e.bytes.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const e of events) {
-    out.set(e.bytes, at);
-    at += e.bytes.byteLength;
-  }
-  return out;
-}
 
 /** Splits whole SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. */
 export function splitEvents(bytes, carry) {
   // `carry`: the bytes of an event not finished in the previous chunk.
-  const data = carry.length ? concatBytes(carry, bytes) : bytes;
+  const data = carry.length ? concatBytes([carry, bytes]) : bytes;
   const events = [];
   let start = 0;
   for (let i = 0; i + 1 < data.length; i++) {
@@ -242,12 +231,6 @@ export function splitEvents(bytes, carry) {
   return { events, carry: data.subarray(start) };
 }
 
-function concatBytes(a, b) {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
 
 /** The number after `id: ` on an event's first line. */
 function idOf(event) {

@@ -284,3 +284,17 @@ export function textOf(value, what) {
   if (bytes === undefined) throw agentwireError("INVALID_OPTION", `${what} expects a string or a Uint8Array`);
   return bytes;
 }
+
+/** `chunks` (Uint8Arrays) joined into one (the chunk itself when there is one). */
+export function concatBytes(chunks) {
+  if (chunks.length === 1) return chunks[0];
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

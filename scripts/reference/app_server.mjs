@@ -7,6 +7,7 @@
 import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { weatherAgent } from "../../tests/js/scripted-agent.mjs";
 
 const [pkg, script = "tools"] = process.argv.slice(2);
 const { AgentApp } = await import(pathToFileURL(resolve(pkg, "node.js")).href);
@@ -23,16 +24,7 @@ const agents = {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   },
-  async tools(request, rb) {
-    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-    call.arguments('{"city":');
-    call.arguments('"Hangzhou"}');
-    call.complete();
-    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-    const text = rb.message().content("text");
-    text.delta("Sunny in ");
-    text.delta("Hangzhou");
-  },
+  tools: weatherAgent,
 };
 
 const app = new AgentApp({ name: "Friday", description: "A scripted agent", version: "1.0.0", agent: agents[script] });

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{Format, FrameDecoder, Limits};
+use crate::codec::{Format, Frame, FrameDecoder, Limits};
 use crate::{Error, ErrorCode, Result};
 
 use super::A2aVersion;
@@ -83,25 +83,7 @@ impl TaskFold {
     /// The framing errors (`INVALID_UTF8`, `EVENT_TOO_LARGE`; fatal, as for every decoder), and
     /// `INVALID_JSON` for an event that is not JSON (that event is skipped; the fold goes on).
     pub fn push(&mut self, chunk: &[u8]) -> Result<()> {
-        let mut bad = None;
-        let Self {
-            frames,
-            task,
-            message,
-            artifacts,
-            error,
-        } = self;
-        let mut state = State {
-            task,
-            message,
-            artifacts,
-            error,
-        };
-        frames.push(chunk, |frame| {
-            state.payload(frame.data(), frame.offset(), &mut bad);
-            Ok(())
-        })?;
-        bad.map_or(Ok(()), Err)
+        self.read(|frames, on_frame| frames.push(chunk, on_frame))
     }
 
     /// Ends the stream (an event without its closing blank line is read).
@@ -110,6 +92,15 @@ impl TaskFold {
     ///
     /// As for [`push`](TaskFold::push).
     pub fn finish(&mut self) -> Result<()> {
+        self.read(|frames, on_frame| frames.finish(on_frame))
+    }
+
+    /// Runs `decode` (a push or a finish of the frame decoder) with each frame folded; the
+    /// first event that was not JSON is the error, once the rest is read.
+    fn read(
+        &mut self,
+        decode: impl FnOnce(&mut FrameDecoder, &mut dyn FnMut(Frame<'_>) -> Result<()>) -> Result<()>,
+    ) -> Result<()> {
         let mut bad = None;
         let Self {
             frames,
@@ -124,7 +115,7 @@ impl TaskFold {
             artifacts,
             error,
         };
-        frames.finish(|frame| {
+        decode(frames, &mut |frame| {
             state.payload(frame.data(), frame.offset(), &mut bad);
             Ok(())
         })?;

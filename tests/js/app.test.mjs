@@ -6,35 +6,17 @@
 // cancel and disconnect, and a seeded corpus of malformed requests on every route.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { AgentApp, StreamAssembler } from "agentwire";
 import { xorshift32 } from "./reference-streams.mjs";
 import { loadClient } from "./agui-client.mjs";
+import { listen, post } from "./http-helpers.mjs";
+import { weatherAgent } from "./scripted-agent.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
 
-/** The scripted agent: a tool call with its arguments, its result, then the answer. */
-async function scripted(request, rb) {
-  const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-  call.arguments('{"city":');
-  call.arguments('"Hangzhou"}');
-  call.complete();
-  rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-  const text = rb.message().content("text");
-  text.delta("Sunny in ");
-  text.delta("Hangzhou");
-}
-
-async function listen(app) {
-  const server = createServer(app.nodeListener);
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${server.address().port}` };
-}
-
-const post = (url, body, headers = {}) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const scripted = weatherAgent;
 
 test("StreamAssembler on /process gets the tool call, its result and the text", async () => {
   const { server, base } = await listen(new AgentApp({ name: "Friday", agent: scripted }));

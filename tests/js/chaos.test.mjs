@@ -6,11 +6,12 @@
 // only disconnects, a refusal (410) is final.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { createServer, request as httpRequest } from "node:http";
+import { request as httpRequest } from "node:http";
 import { Readable } from "node:stream";
 import { createServer as createTcpServer, connect as tcpConnect } from "node:net";
 import { AgentApp, MemoryRunStore, StreamAssembler } from "agentwire";
 import { xorshift32 } from "./reference-streams.mjs";
+import { listen as listenOn } from "./http-helpers.mjs";
 
 function agent(words = 30, pause = 1) {
   return async (request, rb, { signal }) => {
@@ -27,9 +28,7 @@ function agent(words = 30, pause = 1) {
 }
 
 async function listen(app) {
-  const server = createServer(app.nodeListener);
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
+  return (await listenOn(app)).server;
 }
 
 /** A TCP proxy that cuts each connection after a random number of answer bytes (or never). */

@@ -6,14 +6,9 @@ import assert from "node:assert/strict";
 
 const assertEquals = (actual, expected) => assert.deepStrictEqual(actual, expected);
 import { AgentApp, StreamAssembler } from "agentwire";
+import { weatherAgent } from "./scripted-agent.mjs";
 
-async function scripted(request, rb) {
-  const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-  call.arguments('{"city":"Hangzhou"}');
-  call.complete();
-  rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-  rb.message().content("text").delta("Sunny in Hangzhou");
-}
+const scripted = weatherAgent;
 
 Deno.test("AgentApp under Deno.serve answers every protocol's route", async () => {
   const app = new AgentApp({ name: "Friday", agent: scripted });

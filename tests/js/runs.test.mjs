@@ -6,9 +6,9 @@
 // openai client resumes (`responses.retrieve(id, {stream, starting_after})`) and cancels.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { AgentApp, MemoryRunStore, StreamAssembler } from "agentwire";
 import { xorshift32 } from "./reference-streams.mjs";
+import { listen, post } from "./http-helpers.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
@@ -29,15 +29,6 @@ function slowAgent(pause = 2) {
     }
   };
 }
-
-async function listen(app) {
-  const server = createServer(app.nodeListener);
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${server.address().port}` };
-}
-
-const post = (url, body, headers = {}) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 
 const REQUESTS = {
   "agent-api": { path: "/process", body: (s) => ({ input: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }], session_id: s }) },

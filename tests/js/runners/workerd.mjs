@@ -50,20 +50,9 @@ export default {
 const appWorkerPath = join(project, "app-worker.mjs");
 writeFileSync(appWorkerPath, `
 import { AgentApp } from "./${relative(project, entry)}";
+import { weatherAgent } from "./tests/scripted-agent.mjs";
 
-const app = new AgentApp({
-  name: "Friday", description: "Weather", version: "1.0.0",
-  agent: async (request, rb) => {
-    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-    call.arguments('{"city":');
-    call.arguments('"Hangzhou"}');
-    call.complete();
-    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-    const text = rb.message().content("text");
-    text.delta("Sunny in ");
-    text.delta("Hangzhou");
-  },
-});
+const app = new AgentApp({ name: "Friday", description: "Weather", version: "1.0.0", agent: weatherAgent });
 export default { fetch: app.fetch };
 `);
 
@@ -94,7 +83,7 @@ const appMf = new Miniflare({
   port: 0,
   compatibilityDate: "2025-09-01",
   modulesRoot: project,
-  modules: [esm(appWorkerPath), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
+  modules: [esm(appWorkerPath), esm(join(project, "tests/scripted-agent.mjs")), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
 });
 
 const results = [];

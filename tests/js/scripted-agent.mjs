@@ -1,0 +1,15 @@
+// The scripted agent the AgentApp tests serve (Node, Deno, workerd and the reference checks): a
+// tool call whose arguments stream in two pieces, its result, then the answer in two deltas.
+// No imports: workerd loads it as it is.
+
+/** `get_weather` called with `{"city":"Hangzhou"}`, answered "Sunny", then "Sunny in Hangzhou". */
+export async function weatherAgent(request, rb) {
+  const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
+  call.arguments('{"city":');
+  call.arguments('"Hangzhou"}');
+  call.complete();
+  rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
+  const text = rb.message().content("text");
+  text.delta("Sunny in ");
+  text.delta("Hangzhou");
+}
