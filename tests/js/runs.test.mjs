@@ -285,3 +285,28 @@ test("@a2a-js/sdk's client resubscribes to a running task (the task first, then 
     await app.close();
   }
 });
+
+test("1,000 concurrent durable runs on one process (memory store): every one complete, nothing lost", async () => {
+  const app = new AgentApp({
+    agent: async (request, rb) => {
+      const text = rb.message().content("text");
+      for (let i = 0; i < 20; i++) {
+        text.delta(`${i} `);
+        await rb.ready();
+      }
+    },
+  });
+  const { server, base } = await listen(app);
+  const want = Array.from({ length: 20 }, (_, i) => `${i} `).join("");
+  try {
+    const snapshots = await Promise.all(Array.from({ length: 1000 }, async (_, i) => {
+      const r = await post(`${base}/process`, REQUESTS["agent-api"].body(`load-${i}`));
+      return StreamAssembler.collect(r, { protocol: "agent-api" });
+    }));
+    const complete = snapshots.filter((s) => s.status === "completed" && s.output[0].content[0].text === want);
+    assert.equal(complete.length, 1000);
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
