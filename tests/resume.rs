@@ -3,6 +3,7 @@
 //! events too); each new connection replays from the last applied id, or from earlier (a server
 //! that resends), and the final snapshot equals the uninterrupted run's: nothing lost, nothing
 //! doubled (a doubled delta would double its text).
+#![cfg(feature = "full")]
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use agentwire::a2a::{A2aEncoder, A2aVersion};
