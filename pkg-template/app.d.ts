@@ -25,7 +25,7 @@ export interface HttpResponseLike {
 
 /** What an agent receives besides the request and the builder. */
 export interface AgentContext {
-  /** Aborted when the run is stopped: the client went away, or an A2A `CancelTask`. */
+  /** Aborted when the run is stopped: a cancel route or A2A `CancelTask`, abandonment (nobody read it for `runs.abandonAfterMs`), `app.close()`, or, with `runs.cancelOnDisconnect`, its reader going away. */
   signal: AbortSignal;
 }
 

@@ -762,19 +762,6 @@ function safeCall(f, value) {
   }
 }
 
-/** A signal aborted when any of `signals` aborts. */
-function anySignal(signals) {
-  if (typeof AbortSignal.any === "function") return AbortSignal.any(signals);
-  const controller = new AbortController();
-  for (const s of signals) {
-    if (s.aborted) {
-      controller.abort(s.reason);
-      break;
-    }
-    s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
-  }
-  return controller.signal;
-}
 
 /**
  * Serves `fetch` to a `node:http` request: the body streamed in, the answer streamed out with
