@@ -55,6 +55,12 @@ pub fn a2a_request(json: &str) -> Result<AgentRequest> {
             )
             .with_field("params.message")
         })?;
+    from_message(msg)
+}
+
+/// The request one A2A `Message` (either version) makes: what [`read_call`](super::read_call)
+/// hands over, already parsed, without writing and reading it again.
+pub(crate) fn from_message(msg: &JsonMap) -> Result<AgentRequest> {
     // A2A 1.0 (`SendMessage` params): read as its 0.3 form.
     let v1 = msg
         .get("role")

@@ -15,7 +15,8 @@ use serde_json::{Map, Value};
 use crate::codec::write::{raw, string, value};
 use crate::protocol::AgentRequest;
 
-use super::{a2a_request, A2aVersion};
+use super::request::from_message;
+use super::A2aVersion;
 
 /// A JSON-RPC method of A2A (1.0 names; [`A2aMethod::name`] gives each version's spelling).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -571,8 +572,13 @@ fn read(body: &str, version_header: Option<&str>) -> Result<A2aCall, RpcError> {
                     .and_then(Value::as_bool)
                     .is_some_and(|blocking| !blocking),
             };
-            let text = serde_json::to_string(&call.params).unwrap_or_default();
-            let mut request = a2a_request(&text).map_err(|e| {
+            let empty = Map::new();
+            let message = call
+                .params
+                .get("message")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            let mut request = from_message(message).map_err(|e| {
                 let field = match e.field() {
                     Some(f) if f.starts_with("params") => f.to_string(),
                     Some(f) => format!("params.message.{f}"),

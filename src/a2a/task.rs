@@ -17,7 +17,9 @@ use super::A2aVersion;
 /// task's (key by key) and sets the status; an artifact update adds the artifact, replaces the
 /// one with the same `artifactId`, or with `append` extends its parts and merges its metadata
 /// (an `append` to an unknown artifact adds it). A `message` outside a task is the answer
-/// itself. Artifacts are found by id in O(1), so the fold is linear in the stream.
+/// itself. Once the answer is settled (a terminal state, a message outside a task, a JSON-RPC
+/// error) the rest of the stream is ignored. Artifacts are found by id in O(1), so the fold is
+/// linear in the stream.
 ///
 /// # Example
 ///
@@ -199,8 +201,32 @@ struct State<'a> {
 }
 
 impl State<'_> {
+    /// Whether the answer is settled: a JSON-RPC error, a message outside a task, or a task in
+    /// a terminal state. Nothing read after that changes it.
+    fn ended(&self) -> bool {
+        self.error.is_some()
+            || (self.task.is_none() && self.message.is_some())
+            || self.task.as_ref().is_some_and(|t| {
+                matches!(
+                    t.get("status")
+                        .and_then(|s| s.get("state"))
+                        .and_then(Value::as_str),
+                    Some(
+                        "TASK_STATE_COMPLETED"
+                            | "TASK_STATE_FAILED"
+                            | "TASK_STATE_CANCELED"
+                            | "TASK_STATE_REJECTED"
+                            | "completed"
+                            | "failed"
+                            | "canceled"
+                            | "rejected"
+                    )
+                )
+            })
+    }
+
     fn payload(&mut self, data: &str, offset: u64, bad: &mut Option<Error>) {
-        if data.is_empty() || data == "[DONE]" {
+        if data.is_empty() || data == "[DONE]" || self.ended() {
             return;
         }
         let parsed = crate::protocol::parse_repairing(data, |t| serde_json::from_str::<Value>(t));
@@ -229,6 +255,9 @@ impl State<'_> {
         let Value::Object(mut result) = result else {
             return;
         };
+        if self.ended() {
+            return;
+        }
         // 0.3: the result is the object, named by `kind`; 1.0: a one-key `StreamResponse`.
         let (kind, body) = match result.get("kind").and_then(Value::as_str) {
             Some("task") => ("task", result),
@@ -455,6 +484,33 @@ mod tests {
             f.send_message_result(A2aVersion::V0_3, None).unwrap(),
             json!({"kind":"task","id":"t","contextId":"c","status":{"state":"completed"}})
         );
+    }
+
+    #[test]
+    fn nothing_after_the_end_changes_the_answer() {
+        let done = json!({"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_COMPLETED"}}});
+        let late = [
+            json!({"artifactUpdate":{"taskId":"t","artifact":{"artifactId":"x","parts":[{"text":"late"}]}}}),
+            json!({"statusUpdate":{"taskId":"t","status":{"state":"TASK_STATE_WORKING","message":{"messageId":"m","parts":[]}}}}),
+            json!({"task":{"id":"other","status":{}}}),
+            json!({"message":{"messageId":"m2","parts":[]}}),
+        ];
+        let settled = fold(&[json!({"task":{"id":"t","status":{}}}), done.clone()]);
+        let mut with_late = vec![json!({"task":{"id":"t","status":{}}}), done];
+        with_late.extend(late.iter().cloned());
+        assert_eq!(
+            fold(&with_late).task_result(None),
+            settled.task_result(None)
+        );
+        // A message answer, then anything: the message stays the answer.
+        let mut f = fold(&[json!({"kind":"message","messageId":"m","role":"agent","parts":[]})]);
+        f.push_result(json!({"kind":"task","id":"t","status":{"state":"working"}}));
+        assert!(f.task().is_none());
+        assert_eq!(f.message().unwrap()["messageId"], "m");
+        // An error ends it too.
+        let mut f = TaskFold::new();
+        f.push(b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"x\"}}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"t\",\"status\":{}}}}\n\n").unwrap();
+        assert!(f.task().is_none());
     }
 
     #[test]

@@ -386,4 +386,27 @@ mod tests {
         }
         assert!(agent_request(r#"{"input":"hi","temperature":"hot"}"#).is_err());
     }
+
+    #[test]
+    fn deep_and_wide_requests_are_refused_or_read_in_linear_time() {
+        // Nesting past the reader's limit: a clear error, no stack overflow.
+        let deep = format!(
+            r#"{{"input":[{{"type":"function_call_output","call_id":"c","output":{}1{}}}]}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert_eq!(
+            agent_request(&deep).unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
+        // 20,000 items, each with parts: read whole (every one kept, in order).
+        let item = r#"{"role":"user","content":[{"type":"input_text","text":"x"},{"type":"input_image","image_url":"https://x/a.png"}]}"#;
+        let wide = format!(r#"{{"input":[{}]}}"#, vec![item; 20_000].join(","));
+        let r = agent_request(&wide).unwrap();
+        assert_eq!(r.input.len(), 20_000);
+        assert!(r
+            .input
+            .iter()
+            .all(|m| m.content.as_ref().map(Vec::len) == Some(2)));
+    }
 }
