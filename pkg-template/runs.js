@@ -58,7 +58,8 @@ export class MemoryRunStore {
       id, protocol, session, principal, meta,
       status: "running",
       endedAt: 0,
-      events: [],
+      events: [], // the log; events[head] is the oldest kept
+      head: 0,
       bytes: 0,
       first: 0, // the id of events[0]
       next: 0, // the id the next event will have
@@ -80,16 +81,20 @@ export class MemoryRunStore {
       run.bytes += e.bytes.byteLength;
       run.next = e.id + 1;
     }
-    // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE).
-    let drop = 0;
-    while (run.events.length - drop > 1 && (run.events.length - drop > this.#o.maxEvents || run.bytes > this.#o.maxBytes)) {
-      run.bytes -= run.events[drop].bytes.byteLength;
-      drop++;
+    // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE). The
+    // array is compacted once half of it is dropped, so each event costs O(1) however long
+    // the run.
+    const max = this.#o.maxEvents;
+    while (run.events.length - run.head > 1 && (run.events.length - run.head > max || run.bytes > this.#o.maxBytes)) {
+      run.bytes -= run.events[run.head].bytes.byteLength;
+      run.events[run.head] = undefined;
+      run.head++;
     }
-    if (drop > 0) {
-      run.events.splice(0, drop);
-      run.first = run.events[0].id;
+    if (run.head > 0 && run.head * 2 >= run.events.length) {
+      run.events = run.events.slice(run.head);
+      run.head = 0;
     }
+    if (run.events.length > run.head) run.first = run.events[run.head].id;
     this.#wake(run);
   }
 
@@ -137,7 +142,7 @@ export class MemoryRunStore {
       for (;;) {
         if (signal?.aborted) return;
         if (run.events === null) return;
-        const start = Math.max(0, cursor + 1 - run.first);
+        const start = run.head + Math.max(0, cursor + 1 - run.first);
         if (start < run.events.length) {
           const batch = run.events.slice(start);
           cursor = batch[batch.length - 1].id;
@@ -166,7 +171,8 @@ export class MemoryRunStore {
   async log(id) {
     const run = this.#runs.get(id);
     if (!run || run.events === null) return new Uint8Array(0);
-    return run.events.length ? concatBytes(run.events.map((e) => e.bytes)) : new Uint8Array(0);
+    const kept = run.events.slice(run.head);
+    return kept.length ? concatBytes(kept.map((e) => e.bytes)) : new Uint8Array(0);
   }
 
   /** Asks the instance running `id` to stop it; false when it is not running. */
@@ -207,6 +213,7 @@ export class MemoryRunStore {
         if (this.#sessions.get(run.session) === id) this.#sessions.delete(run.session);
       } else if (now - run.endedAt > this.#o.retentionMs && run.events !== null) {
         run.events = null;
+        run.head = 0;
         run.bytes = 0;
       }
     }
@@ -214,23 +221,29 @@ export class MemoryRunStore {
 }
 
 
-/** Splits whole SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. */
+/**
+ * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
+ * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
+ * events); the search for the blank line is native (`indexOf`), from where it could start.
+ */
 export function splitEvents(bytes, carry) {
-  // `carry`: the bytes of an event not finished in the previous chunk.
   const data = carry.length ? concatBytes([carry, bytes]) : bytes;
   const events = [];
   let start = 0;
-  for (let i = 0; i + 1 < data.length; i++) {
-    if (data[i] === 10 && data[i + 1] === 10) {
-      const event = data.subarray(start, i + 2);
-      events.push({ id: idOf(event), bytes: event });
-      start = i + 2;
-      i++;
+  let at = Math.max(0, carry.length - 1);
+  for (;;) {
+    const nl = data.indexOf(10, at);
+    if (nl === -1 || nl + 1 >= data.length) break;
+    if (data[nl + 1] !== 10) {
+      at = nl + 1;
+      continue;
     }
+    const event = data.subarray(start, nl + 2);
+    events.push({ id: idOf(event), bytes: event });
+    start = at = nl + 2;
   }
   return { events, carry: data.subarray(start) };
 }
-
 
 /** The number after `id: ` on an event's first line. */
 function idOf(event) {

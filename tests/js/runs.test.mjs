@@ -310,3 +310,21 @@ test("1,000 concurrent durable runs on one process (memory store): every one com
     await app.close();
   }
 });
+
+test("MemoryRunStore keeps the newest events within its caps and refuses cursors before them", async () => {
+  const store = new MemoryRunStore({ maxEvents: 100 });
+  await store.start({ id: "r", protocol: "agent-api" });
+  const enc = new TextEncoder();
+  for (let i = 0; i < 10_000; i += 10) {
+    await store.append("r", Array.from({ length: 10 }, (_, k) => ({ id: i + k, bytes: enc.encode(`id: ${i + k}\ndata: {}\n\n`) })));
+  }
+  await store.end("r");
+  const info = await store.get("r");
+  assert.deepEqual([info.first, info.next], [9900, 10_000]);
+  assert.throws(() => store.read("r", 9898), (e) => e.code === "RUN_GONE");
+  const chunks = [];
+  for await (const chunk of store.read("r", 9949)) chunks.push(new TextDecoder().decode(chunk));
+  const ids = chunks.join("").match(/^id: \d+$/gm).map((l) => Number(l.slice(4)));
+  assert.deepEqual(ids, Array.from({ length: 50 }, (_, k) => 9950 + k));
+  assert.equal(new TextDecoder().decode(await store.log("r")).match(/^id: /gm).length, 100);
+});
