@@ -1,12 +1,12 @@
 //! The A2A exports: agent cards (`a2aAgentCard`), reading a JSON-RPC request (`a2aCall`),
 //! error answers (`a2aError`), and the task a stream folds into (`a2aTask`).
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 use super::convert::{to_js, Text};
-use super::options::Bag;
+use super::options::{only_keys, opt_bool, opt_string, opt_strings, req_string, Bag};
 use crate::a2a::{
     read_call, A2aVersion, AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskFold,
 };
@@ -29,57 +29,14 @@ fn version(value: Option<&Value>, what: &str) -> Result<A2aVersion> {
     }
 }
 
-fn string(
-    bag: &Map<String, Value>,
-    key: &str,
-    what: &str,
-    required: bool,
-) -> Result<Option<String>> {
-    match bag.get(key) {
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        None | Some(Value::Null) if !required => Ok(None),
-        _ => Err(invalid(format!("{what}: {key} must be a string"), key)),
-    }
-}
-
-fn strings(bag: &Map<String, Value>, key: &str, what: &str) -> Result<Option<Vec<String>>> {
-    match bag.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(list)) => list
-            .iter()
-            .map(|v| v.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .map(Some)
-            .ok_or_else(|| invalid(format!("{what}: {key} must be a list of strings"), key)),
-        Some(_) => Err(invalid(
-            format!("{what}: {key} must be a list of strings"),
-            key,
-        )),
-    }
-}
-
-fn boolean(bag: &Map<String, Value>, key: &str, what: &str) -> Result<Option<bool>> {
-    match bag.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => Err(invalid(format!("{what}: {key} must be a boolean"), key)),
-    }
-}
-
-fn known_keys(bag: &Map<String, Value>, keys: &[&str], what: &str) -> Result<()> {
-    match bag.keys().find(|k| !keys.contains(&k.as_str())) {
-        Some(k) => Err(invalid(format!("{what}: unknown option {k:?}"), k)),
-        None => Ok(()),
-    }
-}
-
 fn skill(value: &Value) -> Result<Skill> {
     const WHAT: &str = "a2aAgentCard skill";
-    let Value::Object(bag) = value else {
+    let Value::Object(map) = value else {
         return Err(invalid(format!("{WHAT}s must be objects"), "skills"));
     };
-    known_keys(
-        bag,
+    let bag = Bag::from_map(map.clone());
+    only_keys(
+        &bag,
         &[
             "id",
             "name",
@@ -92,13 +49,13 @@ fn skill(value: &Value) -> Result<Skill> {
         WHAT,
     )?;
     Ok(Skill {
-        id: string(bag, "id", WHAT, true)?.unwrap_or_default(),
-        name: string(bag, "name", WHAT, true)?.unwrap_or_default(),
-        description: string(bag, "description", WHAT, false)?.unwrap_or_default(),
-        tags: strings(bag, "tags", WHAT)?.unwrap_or_default(),
-        examples: strings(bag, "examples", WHAT)?.unwrap_or_default(),
-        input_modes: strings(bag, "inputModes", WHAT)?.unwrap_or_default(),
-        output_modes: strings(bag, "outputModes", WHAT)?.unwrap_or_default(),
+        id: req_string(&bag, "id", WHAT)?,
+        name: req_string(&bag, "name", WHAT)?,
+        description: opt_string(&bag, "description", WHAT)?.unwrap_or_default(),
+        tags: opt_strings(&bag, "tags", WHAT)?.unwrap_or_default(),
+        examples: opt_strings(&bag, "examples", WHAT)?.unwrap_or_default(),
+        input_modes: opt_strings(&bag, "inputModes", WHAT)?.unwrap_or_default(),
+        output_modes: opt_strings(&bag, "outputModes", WHAT)?.unwrap_or_default(),
     })
 }
 
@@ -119,8 +76,7 @@ pub fn a2a_agent_card(
 ) -> std::result::Result<JsValue, JsValue> {
     const WHAT: &str = "a2aAgentCard";
     let bag = Bag::parse(Some(description), WHAT)?;
-    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
-    known_keys(
+    only_keys(
         &bag,
         &[
             "name",
@@ -138,20 +94,21 @@ pub fn a2a_agent_card(
         ],
         WHAT,
     )?;
-    let required = |key| string(&bag, key, WHAT, true).map(Option::unwrap_or_default);
     let mut agent = AgentDescription::new(
-        required("name")?,
-        required("description")?,
-        required("version")?,
-        required("url")?,
+        req_string(&bag, "name", WHAT)?,
+        req_string(&bag, "description", WHAT)?,
+        req_string(&bag, "version", WHAT)?,
+        req_string(&bag, "url", WHAT)?,
     );
     agent.provider = match bag.get("provider") {
         None | Some(Value::Null) => None,
-        Some(Value::Object(p)) => Some(Provider {
-            organization: string(p, "organization", "a2aAgentCard provider", true)?
-                .unwrap_or_default(),
-            url: string(p, "url", "a2aAgentCard provider", true)?.unwrap_or_default(),
-        }),
+        Some(Value::Object(p)) => {
+            let p = Bag::from_map(p.clone());
+            Some(Provider {
+                organization: req_string(&p, "organization", "a2aAgentCard provider")?,
+                url: req_string(&p, "url", "a2aAgentCard provider")?,
+            })
+        }
         Some(_) => {
             return Err(invalid(
                 format!("{WHAT}: provider must be {{organization, url}}"),
@@ -160,18 +117,18 @@ pub fn a2a_agent_card(
             .into())
         }
     };
-    agent.documentation_url = string(&bag, "documentationUrl", WHAT, false)?;
-    agent.icon_url = string(&bag, "iconUrl", WHAT, false)?;
-    if let Some(b) = boolean(&bag, "streaming", WHAT)? {
+    agent.documentation_url = opt_string(&bag, "documentationUrl", WHAT)?;
+    agent.icon_url = opt_string(&bag, "iconUrl", WHAT)?;
+    if let Some(b) = opt_bool(&bag, "streaming", WHAT)? {
         agent.streaming = b;
     }
-    if let Some(b) = boolean(&bag, "pushNotifications", WHAT)? {
+    if let Some(b) = opt_bool(&bag, "pushNotifications", WHAT)? {
         agent.push_notifications = b;
     }
-    if let Some(modes) = strings(&bag, "defaultInputModes", WHAT)? {
+    if let Some(modes) = opt_strings(&bag, "defaultInputModes", WHAT)? {
         agent.default_input_modes = modes;
     }
-    if let Some(modes) = strings(&bag, "defaultOutputModes", WHAT)? {
+    if let Some(modes) = opt_strings(&bag, "defaultOutputModes", WHAT)? {
         agent.default_output_modes = modes;
     }
     agent.skills = match bag.get("skills") {
@@ -250,8 +207,7 @@ pub fn a2a_error(
         })
         .ok_or_else(|| invalid(format!("{WHAT}: not an A2A error code"), "code"))?;
     let bag = Bag::parse(options.as_deref(), WHAT)?;
-    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
-    known_keys(&bag, &["id", "version", "field"], WHAT)?;
+    only_keys(&bag, &["id", "version", "field"], WHAT)?;
     let mut error = RpcError::new(code, message).with_version(version(bag.get("version"), WHAT)?);
     match bag.get("id") {
         None | Some(Value::Null) => {}
@@ -267,7 +223,7 @@ pub fn a2a_error(
             .into())
         }
     }
-    if let Some(field) = string(&bag, "field", WHAT, false)? {
+    if let Some(field) = opt_string(&bag, "field", WHAT)? {
         error = error.with_field(field);
     }
     Ok(to_js(&error_value(&error))?)
@@ -289,8 +245,7 @@ pub fn a2a_task(
 ) -> std::result::Result<JsValue, JsValue> {
     const WHAT: &str = "a2aTask";
     let bag = Bag::parse(options.as_deref(), WHAT)?;
-    let bag: Map<String, Value> = bag.entries().map(|(k, v)| (k.clone(), v.clone())).collect();
-    known_keys(&bag, &["version", "historyLength"], WHAT)?;
+    only_keys(&bag, &["version", "historyLength"], WHAT)?;
     let version = version(bag.get("version"), WHAT)?;
     let history_length = match bag.get("historyLength") {
         None | Some(Value::Null) => None,

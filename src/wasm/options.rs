@@ -55,6 +55,12 @@ impl Bag {
         }
     }
 
+    /// A nested object read as a bag of its own (a skill of an agent description).
+    #[cfg(feature = "full")]
+    pub(crate) fn from_map(map: Map<String, Value>) -> Bag {
+        Bag(Some(map))
+    }
+
     /// Whether no options were given (`undefined` / `null`).
     pub fn is_none(&self) -> bool {
         self.0.is_none()
@@ -148,7 +154,7 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
 // ----- ResponseBuilder -----------------------------------------------------------------------
 
 /// Absent or `null` → `None`, a string → `Some`, anything else → `INVALID_OPTION` on `key`.
-fn opt_string(bag: &Bag, key: &str, what: &str) -> Result<Option<String>> {
+pub(crate) fn opt_string(bag: &Bag, key: &str, what: &str) -> Result<Option<String>> {
     match bag.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -159,18 +165,35 @@ fn opt_string(bag: &Bag, key: &str, what: &str) -> Result<Option<String>> {
 }
 
 /// A required string option.
-fn req_string(bag: &Bag, key: &str, what: &str) -> Result<String> {
+pub(crate) fn req_string(bag: &Bag, key: &str, what: &str) -> Result<String> {
     opt_string(bag, key, what)?
         .ok_or_else(|| invalid(format!("{what}: {key} is required")).with_field(key.to_owned()))
 }
 
 /// A boolean option (absent → `None`).
-fn opt_bool(bag: &Bag, key: &str, what: &str) -> Result<Option<bool>> {
+pub(crate) fn opt_bool(bag: &Bag, key: &str, what: &str) -> Result<Option<bool>> {
     match bag.get(key) {
         None => Ok(None),
         Some(v) => v.as_bool().map(Some).ok_or_else(|| {
             invalid(format!("{what}: {key} must be a boolean")).with_field(key.to_owned())
         }),
+    }
+}
+
+/// A list-of-strings option (absent or `null` → `None`).
+#[cfg(feature = "full")]
+pub(crate) fn opt_strings(bag: &Bag, key: &str, what: &str) -> Result<Option<Vec<String>>> {
+    let wrong =
+        || invalid(format!("{what}: {key} must be a list of strings")).with_field(key.to_owned());
+    match bag.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .map(Some)
+            .ok_or_else(wrong),
+        Some(_) => Err(wrong()),
     }
 }
 
@@ -187,7 +210,7 @@ fn opt_object(bag: &Bag, key: &str, what: &str) -> Result<Option<JsonMap>> {
 }
 
 /// Rejects keys outside `known`, naming the first one.
-fn only_keys(bag: &Bag, known: &[&str], what: &str) -> Result<()> {
+pub(crate) fn only_keys(bag: &Bag, known: &[&str], what: &str) -> Result<()> {
     for (key, _) in bag.entries() {
         if !known.contains(&key.as_str()) {
             return Err(invalid(format!(
