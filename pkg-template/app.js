@@ -412,7 +412,12 @@ export class AgentApp {
     const o = this.#o;
     const store = o.runs.store;
     try {
-      await store.start({ id, protocol, session: session ?? null, principal: ownerOf(principal), exclusive: !o.runs.concurrentSessions, meta: meta ?? {} });
+      // The builder's options go with the run: any instance can then write its terminal event
+      // should the instance running it go away (RUN_LOST).
+      await store.start({
+        id, protocol, session: session ?? null, principal: ownerOf(principal), exclusive: !o.runs.concurrentSessions,
+        meta: { ...meta, builder: builderOptions },
+      });
     } catch (e) {
       if (e?.code === "SESSION_BUSY") throw new HttpError("SESSION_BUSY", e.message);
       throw e;
@@ -436,13 +441,26 @@ export class AgentApp {
     const done = (async () => {
       const reader = stream.getReader();
       let carry = new Uint8Array(0);
+      let held = true;
       try {
         for (;;) {
           const { done: end, value } = await reader.read();
           if (end) break;
           const split = splitEvents(value, carry);
           carry = split.carry;
-          if (split.events.length) await store.append(id, split.events);
+          if (split.events.length) {
+            try {
+              await store.append(id, split.events);
+            } catch (e) {
+              if (e?.code !== "RUN_LOST") throw e;
+              // Declared lost (this instance stopped renewing its lease in time): readers have
+              // its terminal event already; the agent stops.
+              held = false;
+              stopper.abort();
+              reader.cancel().catch(() => {});
+              break;
+            }
+          }
           // Canceled while the agent ignores its signal: the log is complete.
           if (rb?.finished && stopper.signal.aborted) {
             reader.cancel().catch(() => {});
@@ -452,7 +470,11 @@ export class AgentApp {
       } catch (e) {
         report(e);
       } finally {
-        await store.end(id);
+        try {
+          if (held) await store.end(id);
+        } catch (e) {
+          report(e);
+        }
         this.#live.delete(id);
       }
     })();
@@ -480,25 +502,82 @@ export class AgentApp {
     this.#sweeper.unref?.();
   }
 
-  /** The stream a reader of run `id` gets from cursor `after`; its disconnect stops the run only with `cancelOnDisconnect`. */
-  #reader(id, after, rewrite) {
+  /**
+   * The stream a reader of run `id` gets from cursor `after`, ending with a `RUN_LOST` failure
+   * when the instance running it went away; its disconnect stops the run only with
+   * `cancelOnDisconnect`.
+   */
+  async #reader(id, after, rewrite) {
     const store = this.#o.runs.store;
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
     let iterable;
     try {
-      iterable = store.read(id, after, gone.signal);
+      iterable = await store.read(id, after, gone.signal);
     } catch (e) {
       if (e?.code === "RUN_GONE") throw new HttpError("RUN_GONE", e.message);
       if (e?.code === "NOT_FOUND") throw new HttpError("NOT_FOUND", e.message);
       throw e;
     }
+    iterable = this.#untilLost(id, iterable);
     if (rewrite) iterable = mapChunks(iterable, rewrite);
     const cancelOnDisconnect = this.#o.runs.cancelOnDisconnect;
     return streamOf(iterable, () => {
       gone.abort();
       if (cancelOnDisconnect) store.cancel(id);
     });
+  }
+
+  /** `iterable`, then, if it throws `RUN_LOST`, the run's terminal failure event. */
+  async *#untilLost(id, iterable) {
+    try {
+      yield* iterable;
+    } catch (e) {
+      if (e?.code !== "RUN_LOST") throw e;
+      const run = await this.#o.runs.store.get(id);
+      if (!run) throw e;
+      yield await this.#lostEvent({ ...run, next: e.next ?? run.next });
+    }
+  }
+
+  /**
+   * The terminal event of a run whose instance went away: the failure (code `RUN_LOST`) its
+   * own builder writes, numbered after the last logged event. A Responses failure carries the
+   * response so far, as `response.failed` does.
+   */
+  async #lostEvent(run, log = undefined) {
+    const rb = new ResponseBuilder({ ...(run.meta?.builder ?? { protocol: run.protocol }), eventIds: true });
+    let written;
+    try {
+      written = rb.failed({ code: "RUN_LOST", message: "The instance running this run went away before it ended." });
+    } finally {
+      rb.free();
+    }
+    const events = splitEvents(written, new Uint8Array(0)).events;
+    const lines = new TextDecoder().decode(events[events.length - 1].bytes).split("\n");
+    let out = `id: ${run.next}\n`;
+    for (const line of lines.slice(1)) {
+      if (!line.startsWith("data: ")) {
+        if (line) out += `${line}\n`;
+        continue;
+      }
+      const data = JSON.parse(line.slice(6));
+      if (typeof data.sequence_number === "number") data.sequence_number = run.next;
+      if (data.type === "response.failed") {
+        const soFar = this.#responseOf(log ?? await this.#o.runs.store.log(run.id));
+        data.response = { ...data.response, output: soFar.output ?? [], usage: soFar.usage ?? null };
+      }
+      out += `data: ${JSON.stringify(data)}\n`;
+    }
+    return new TextEncoder().encode(`${out}\n`);
+  }
+
+  /** Run `id`'s log, with its `RUN_LOST` terminal event when its instance went away. */
+  async #wholeLog(id) {
+    const store = this.#o.runs.store;
+    const log = await store.log(id);
+    const run = await store.get(id);
+    return run?.status === "lost" ? concatBytes([log, await this.#lostEvent(run, log)]) : log;
   }
 
   /** Run `id` as the caller may see it (404 for anyone but its owner, so existence does not leak). */
@@ -522,14 +601,19 @@ export class AgentApp {
       return json(await this.#responseSoFar(id));
     }
     const after = cursorOf(request, url);
-    return new Response(this.#reader(id, after), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(id, after), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   /** The OpenAI Responses `response` object of run `id` as its log stands. */
   async #responseSoFar(id) {
+    return this.#responseOf(await this.#wholeLog(id));
+  }
+
+  /** The OpenAI Responses `response` object a Responses log makes. */
+  #responseOf(log) {
     const asm = new StreamAssembler({ protocol: "openai-responses" });
     try {
-      asm.push(await this.#o.runs.store.log(id));
+      asm.push(log);
       const { outcome: _outcome, warnings: _warnings, ...response } = asm.snapshot();
       return response;
     } finally {
@@ -554,7 +638,7 @@ export class AgentApp {
     if (live) return live.done;
     // Run elsewhere: follow its log to the end.
     try {
-      for await (const _ of this.#o.runs.store.read(id, Number.MAX_SAFE_INTEGER - 1)) {
+      for await (const _ of await this.#o.runs.store.read(id, Number.MAX_SAFE_INTEGER - 1)) {
         // Nothing to do with the events: only the end matters.
       }
     } catch {
@@ -570,7 +654,7 @@ export class AgentApp {
       id, protocol: "agent-api", session: agentRequest.session_id, principal, agentRequest,
       builderOptions: { protocol: "agent-api", sessionId: agentRequest.session_id ?? undefined, responseId: id },
     }, ctx);
-    return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   async #responses(request, { principal, ctx }) {
@@ -586,7 +670,7 @@ export class AgentApp {
       },
     }, ctx);
     if (agentRequest.stream) {
-      return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+      return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
     }
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     await this.#ended(id);
@@ -607,7 +691,7 @@ export class AgentApp {
         responseId: id,
       },
     }, ctx);
-    return new Response(this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   #card(request) {
@@ -651,7 +735,7 @@ export class AgentApp {
         return this.#a2aSend(request, rpc, principal, answer, ctx);
       case "GetTask": {
         if (!(await task())) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
-        return answer(a2aTask(await this.#o.runs.store.log(rpc.taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
+        return answer(a2aTask(await this.#wholeLog(rpc.taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
       }
       case "CancelTask": {
         const run = await task();
@@ -659,7 +743,7 @@ export class AgentApp {
         if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
         await this.#o.runs.store.cancel(rpc.taskId);
         await this.#ended(rpc.taskId);
-        return answer(a2aTask(await this.#o.runs.store.log(rpc.taskId), { version: rpc.version }).task);
+        return answer(a2aTask(await this.#wholeLog(rpc.taskId), { version: rpc.version }).task);
       }
       case "SubscribeToTask": {
         const run = await task();
@@ -673,7 +757,7 @@ export class AgentApp {
         const first = rpc.version === "1.0" ? { task: folded } : folded;
         const head = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: first })}\n\n`);
         const from = JSON.stringify(run.meta.rpcId ?? null);
-        const rest = this.#reader(rpc.taskId, cursor, (chunk) => withRpcId(chunk, from, JSON.stringify(rpc.id)));
+        const rest = await this.#reader(rpc.taskId, cursor, (chunk) => withRpcId(chunk, from, JSON.stringify(rpc.id)));
         return new Response(prepend(head, rest), { headers: SSE_HEADERS });
       }
       case "CreateTaskPushNotificationConfig":
@@ -715,15 +799,15 @@ export class AgentApp {
     }
     const { done } = started;
     if (rpc.streaming) {
-      return new Response(this.#reader(taskId, -1), { headers: SSE_HEADERS });
+      return new Response(await this.#reader(taskId, -1), { headers: SSE_HEADERS });
     }
     if (rpc.returnImmediately) {
       // Answer with the task as soon as it exists; the run goes on.
-      for await (const _ of this.#o.runs.store.read(taskId, -1)) break;
+      for await (const _ of await this.#o.runs.store.read(taskId, -1)) break;
     } else {
       await done;
     }
-    return answer(a2aTask(await this.#o.runs.store.log(taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
+    return answer(a2aTask(await this.#wholeLog(taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
   }
 }
 

@@ -22,6 +22,8 @@ export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
 export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunStore } from "./runs.js";
+export { RedisRunStore } from "./redis.js";
+export type { RedisClient, RedisRunStoreOptions } from "./redis.js";
 export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
 export type {
   A2aAgentCard,

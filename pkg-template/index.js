@@ -11,6 +11,7 @@ export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
+export { RedisRunStore } from "./redis.js";
 
 export function parseRequest(json) {
   return call("parseRequest", textOf(json, "parseRequest"));

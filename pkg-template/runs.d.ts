@@ -13,7 +13,7 @@ export interface RunInfo {
   /** Its owner: what `authorize` returned, as JSON text (`null` without `authorize`). */
   principal: string | null;
   meta: Record<string, unknown>;
-  /** `"running"` until its terminal event is logged. */
+  /** `"running"` until its terminal event is logged; `"lost"` when its instance went away first. */
   status: string;
   /** The id of the first event kept. */
   first: number;
@@ -33,19 +33,27 @@ export interface RunInfo {
  * implements the same methods.
  */
 export interface RunStore {
-  /** Registers a run; rejects with code `SESSION_BUSY` when `exclusive` and its session has a run going. */
+  /**
+   * Registers a run, run by the caller (a store shared by instances holds a lease on it for the
+   * caller until `end`); rejects with code `SESSION_BUSY` when `exclusive` and its session has a
+   * run going, or when a run `id` exists.
+   */
   start(run: { id: string; protocol: string; session?: string | null; principal?: string | null; exclusive?: boolean; meta?: Record<string, unknown> }): Promise<void>;
-  /** Appends events (ids consecutive) to a running run. */
+  /**
+   * Appends events (ids consecutive) to a running run. Rejects with `RUN_LOST` when the caller
+   * no longer holds the run (its lease lapsed and a reader declared it lost): stop the agent.
+   */
   append(id: string, events: LoggedEvent[]): Promise<void>;
   /** Marks a run ended. */
   end(id: string, status?: string): Promise<void>;
   get(id: string): Promise<RunInfo | null>;
   /**
-   * The events after cursor `after` (-1: all), then the live ones until the run ends. Throws
+   * The events after cursor `after` (-1: all), then the live ones until the run ends. Rejects
    * (code `RUN_GONE`) when the log no longer holds the event after `after`, `NOT_FOUND` for an
-   * unknown run.
+   * unknown run. The iteration throws `RUN_LOST` (with `next`) after the last logged event of a
+   * run whose instance went away.
    */
-  read(id: string, after?: number, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  read(id: string, after?: number, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
   /** The events kept now, as one chunk, without following the run. */
   log(id: string): Promise<Uint8Array>;
   /** Asks whoever runs `id` to stop it; false when it is not running. */
@@ -74,5 +82,7 @@ export interface MemoryRunStore extends RunStore {}
 
 /** A store's refusal, with a stable code. */
 export declare class RunStoreError extends Error {
-  readonly code: "SESSION_BUSY" | "RUN_GONE" | "NOT_FOUND";
+  readonly code: "SESSION_BUSY" | "RUN_GONE" | "NOT_FOUND" | "RUN_LOST";
+  /** With `RUN_LOST`: the id the run's terminal event takes (the events before it are logged). */
+  readonly next?: number;
 }

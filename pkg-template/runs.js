@@ -10,12 +10,17 @@ const DEFAULTS = {
   maxBytes: 16 * 1024 * 1024,
 };
 
-/** A store refusal with a stable code (`SESSION_BUSY`, `RUN_GONE`, `NOT_FOUND`). */
+/**
+ * A store refusal with a stable code: `SESSION_BUSY`, `RUN_GONE`, `NOT_FOUND`, or `RUN_LOST`
+ * (the instance running the run stopped renewing its lease; `next` is the id its terminal event
+ * takes).
+ */
 export class RunStoreError extends Error {
-  constructor(code, message) {
+  constructor(code, message, next = undefined) {
     super(message);
     this.name = "RunStoreError";
     this.code = code;
+    if (next !== undefined) this.next = next;
   }
 }
 
@@ -122,10 +127,11 @@ export class MemoryRunStore {
 
   /**
    * The run's events after cursor `after` (-1: from the first), then the live ones until the
-   * run ends: an async iterable of byte chunks. `RUN_GONE` when the log no longer holds the
-   * event after `after`. Stops early when `signal` aborts.
+   * run ends: an async iterable of byte chunks. Rejects with `RUN_GONE` when the log no longer
+   * holds the event after `after`, `NOT_FOUND` for an unknown run. Stops early when `signal`
+   * aborts.
    */
-  read(id, after = -1, signal = undefined) {
+  async read(id, after = -1, signal = undefined) {
     const run = this.#runs.get(id);
     if (!run) throw new RunStoreError("NOT_FOUND", `No run ${id}.`);
     if (run.events === null) throw new RunStoreError("RUN_GONE", `Run ${id} is no longer kept.`);

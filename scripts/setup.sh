@@ -37,6 +37,16 @@ if [ -z "${SKIP_BROWSER:-}" ] && ! { command -v chromium && command -v chromedri
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# 3b. redis-server from Debian: the RedisRunStore tests start their own on 127.0.0.1.
+if ! command -v redis-server >/dev/null 2>&1; then
+  log "installing redis-server from Debian"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq redis-server >/dev/null
+  # Debian's package starts a system-wide server; the tests start their own.
+  { $SUDO systemctl disable --now redis-server || $SUDO service redis-server stop; } >/dev/null 2>&1 || true
+fi
 # Never install Debian's `binaryen` (wasm-opt 108): it corrupts wasm-bindgen output.
 # wasm-opt comes from the npm `binaryen` package below.
 
@@ -74,4 +84,4 @@ if [ -z "${SKIP_PYTHON:-}" ]; then
   fi
 fi
 
-log "ready: $(wasm-bindgen --version), wasm-opt $(node_modules/.bin/wasm-opt --version | cut -d' ' -f3), $(node_modules/.bin/deno --version | head -1)"
+log "ready: $(wasm-bindgen --version), $(redis-server --version | cut -d" " -f1-3), wasm-opt $(node_modules/.bin/wasm-opt --version | cut -d' ' -f3), $(node_modules/.bin/deno --version | head -1)"

@@ -10,7 +10,7 @@ for (const [name, run] of Object.entries(cases)) {
 }
 
 test("the package exports exactly the public API", () => {
-  assert.deepStrictEqual(Object.keys(api).sort(), ["AgentApp", "AgentwireError", "ContentBuilder", "MemoryRunStore", "MessageBuilder", "ResponseBuilder", "RunStoreError",
+  assert.deepStrictEqual(Object.keys(api).sort(), ["AgentApp", "AgentwireError", "ContentBuilder", "MemoryRunStore", "MessageBuilder", "RedisRunStore", "ResponseBuilder", "RunStoreError",
     "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "fromAgUiMessages", "nextTurn",
     "parseEvent", "parseRequest", "responsesRequest", "toAgUiMessages", "translate", "wasmMemoryBytes"]);
 });

@@ -321,9 +321,9 @@ test("MemoryRunStore keeps the newest events within its caps and refuses cursors
   await store.end("r");
   const info = await store.get("r");
   assert.deepEqual([info.first, info.next], [9900, 10_000]);
-  assert.throws(() => store.read("r", 9898), (e) => e.code === "RUN_GONE");
+  await assert.rejects(store.read("r", 9898), (e) => e.code === "RUN_GONE");
   const chunks = [];
-  for await (const chunk of store.read("r", 9949)) chunks.push(new TextDecoder().decode(chunk));
+  for await (const chunk of await store.read("r", 9949)) chunks.push(new TextDecoder().decode(chunk));
   const ids = chunks.join("").match(/^id: \d+$/gm).map((l) => Number(l.slice(4)));
   assert.deepEqual(ids, Array.from({ length: 50 }, (_, k) => 9950 + k));
   assert.equal(new TextDecoder().decode(await store.log("r")).match(/^id: /gm).length, 100);
