@@ -748,6 +748,14 @@ export class AgentApp {
       case "SubscribeToTask": {
         const run = await task();
         if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+        const from = JSON.stringify(run.meta.rpcId ?? null);
+        const rewrite = (chunk) => withRpcId(chunk, from, JSON.stringify(rpc.id));
+        const headers = { ...SSE_HEADERS, "x-agentwire-run-id": rpc.taskId };
+        if (request.headers.has("last-event-id")) {
+          // agentwire's extension: a reader that has events (with their `id:`) resumes after the
+          // last one it applied, without the task first, ended or not.
+          return new Response(await this.#reader(rpc.taskId, cursorOf(request, new URL(request.url)), rewrite), { headers });
+        }
         if (run.status !== "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
         // The task as it stands first (the specification requires it), then what follows.
         const log = await this.#o.runs.store.log(rpc.taskId);
@@ -756,9 +764,8 @@ export class AgentApp {
         const folded = a2aTask(log, { version: rpc.version }).task;
         const first = rpc.version === "1.0" ? { task: folded } : folded;
         const head = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: first })}\n\n`);
-        const from = JSON.stringify(run.meta.rpcId ?? null);
-        const rest = await this.#reader(rpc.taskId, cursor, (chunk) => withRpcId(chunk, from, JSON.stringify(rpc.id)));
-        return new Response(prepend(head, rest), { headers: SSE_HEADERS });
+        const rest = await this.#reader(rpc.taskId, cursor, rewrite);
+        return new Response(prepend(head, rest), { headers });
       }
       case "CreateTaskPushNotificationConfig":
       case "GetTaskPushNotificationConfig":
@@ -799,7 +806,7 @@ export class AgentApp {
     }
     const { done } = started;
     if (rpc.streaming) {
-      return new Response(await this.#reader(taskId, -1), { headers: SSE_HEADERS });
+      return new Response(await this.#reader(taskId, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": taskId } });
     }
     if (rpc.returnImmediately) {
       // Answer with the task as soon as it exists; the run goes on.

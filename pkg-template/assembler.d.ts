@@ -398,7 +398,11 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
    * `maxAttempts` times in a row without progress; the event half-received at the cut is
    * dropped and events resent at the seam are skipped. Each reconnect is reported as a
    * `{type: "reconnect"}` update. `stop()` cancels the run on the server; `abort()` only
-   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final.
+   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final. An A2A streaming send
+   * (`SendStreamingMessage`, or 0.3's `message/stream`, as a JSON string body) resumes with
+   * `SubscribeToTask` (`tasks/resubscribe`) and `Last-Event-ID` on the same URL (AgentApp replays
+   * after the cursor, without the task first) and stops with `CancelTask` (`tasks/cancel`); a
+   * JSON-RPC error answer is final.
    */
   static connect<Q extends Protocol | "auto" = "auto">(url: string | { href: string }, init?: ConnectInit, options?: ConnectOptions<Q>): RunConnection<Q>;
   static read(body: Body, options?: StreamAssemblerOptions): AsyncGenerator<Update[], void, undefined>;

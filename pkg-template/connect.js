@@ -28,6 +28,24 @@ function defaultResumeUrl(runId, url) {
   return u.href;
 }
 
+/**
+ * The A2A call of a JSON-RPC streaming send (`SendStreamingMessage`, or 0.3's `message/stream`):
+ * its id and the methods that resume and cancel its task; `null` for anything else.
+ */
+function a2aCallOf(init) {
+  if (typeof init.body !== "string") return null;
+  let body;
+  try {
+    body = JSON.parse(init.body);
+  } catch {
+    return null;
+  }
+  if (body === null || typeof body !== "object" || body.jsonrpc !== "2.0") return null;
+  if (body.method === "SendStreamingMessage") return { id: body.id ?? null, resume: "SubscribeToTask", cancel: "CancelTask" };
+  if (body.method === "message/stream") return { id: body.id ?? null, resume: "tasks/resubscribe", cancel: "tasks/cancel" };
+  return null;
+}
+
 const sleep = (ms, signal) => new Promise((resolve) => {
   const timer = setTimeout(resolve, ms);
   signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
@@ -46,12 +64,14 @@ export class RunConnection {
   #runId = null;
   #reconnects = 0;
   #assembler;
+  #a2a;
 
   constructor(Assembler, url, init, options) {
     this.#Assembler = Assembler;
     this.#url = typeof url === "string" ? url : String(url?.href ?? url);
     this.#init = init ?? {};
     this.#o = readConnectOptions(options);
+    this.#a2a = a2aCallOf(this.#init);
     this.#assembler = new Assembler(this.#o.assembler);
   }
 
@@ -76,12 +96,13 @@ export class RunConnection {
   }
 
   /**
-   * Stops the run itself (its cancel route, `POST <resume url>/cancel`): every reader gets its
-   * canceled end, this one included. Resolves with the server's answer.
+   * Stops the run itself (its cancel route, `POST <resume url>/cancel`; A2A: `CancelTask`):
+   * every reader gets its canceled end, this one included. Resolves with the server's answer.
    */
   async stop() {
     if (this.#runId === null) throw agentwireError("BUILDER_STATE", "stop(): the run's id is not known yet");
     const fetchFn = this.#o.fetch ?? fetch;
+    if (this.#a2a) return fetchFn(this.#url, this.#a2aInit(this.#a2a.cancel, new Headers(this.#init.headers)));
     const base = (this.#o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url);
     const u = new URL(base);
     u.pathname = `${u.pathname}/cancel`;
@@ -110,6 +131,13 @@ export class RunConnection {
             // A refusal is final (the run is gone, or not ours): no point retrying.
             throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });
           }
+          if (this.#a2a && !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+            // A JSON-RPC error instead of a stream (the task is unknown, or gone): final.
+            const text = await res.text().catch(() => "");
+            let code = "A2A_ERROR";
+            try { code = String(JSON.parse(text).error.code); } catch { /* not JSON */ }
+            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });
+          }
           this.#runId ??= res.headers.get("x-agentwire-run-id");
           const reader = res.body.getReader();
           for (;;) {
@@ -136,8 +164,12 @@ export class RunConnection {
           if (signal.aborted) return;
           const headers = new Headers(this.#init.headers);
           if (asm.lastEventId !== null) headers.set("last-event-id", asm.lastEventId);
+          // A2A: an empty Last-Event-ID (before any event) replays from the first, not the task.
+          else if (this.#a2a) headers.set("last-event-id", "");
           headers.set("accept", "text/event-stream");
-          request = { url: (o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url), init: { method: "GET", headers, signal } };
+          request = this.#a2a
+            ? { url: this.#url, init: { ...this.#a2aInit(this.#a2a.resume, headers), signal } }
+            : { url: (o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url), init: { method: "GET", headers, signal } };
         }
       }
       const last = asm.finish();
@@ -145,6 +177,13 @@ export class RunConnection {
     } finally {
       if (!signal.aborted) this.#controller.abort();
     }
+  }
+
+  /** A JSON-RPC request of `method` on this run's task (its id that of the send). */
+  #a2aInit(method, headers) {
+    headers.set("content-type", "application/json");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: this.#a2a.id, method, params: { id: this.#runId } });
+    return { method: "POST", headers, body };
   }
 
   /** Releases the assembler. */

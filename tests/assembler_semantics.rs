@@ -528,6 +528,27 @@ fn lone_surrogates_read_as_replacement_characters_in_a2a() {
     assert_eq!(asm.outcome().as_str(), "completed");
 }
 
+/// A2A resubscription (`SubscribeToTask`, `tasks/resubscribe`): the task as it stands comes
+/// first, its artifacts still open, and the updates that follow append to them.
+#[cfg(feature = "full")]
+#[test]
+fn the_artifacts_of_a_task_still_going_take_the_appends_that_follow() {
+    let stream = concat!(
+        r#"data: {"jsonrpc":"2.0","id":2,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"working"},"artifacts":[{"artifactId":"m1","parts":[{"kind":"text","text":"ab"}]}]}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":2,"result":{"kind":"artifact-update","taskId":"t","contextId":"c","append":true,"artifact":{"artifactId":"m1","parts":[{"kind":"text","text":"cd"}]}}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":2,"result":{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"completed"},"final":true}}"#,
+        "\n\n",
+    );
+    let mut asm = StreamAssembler::new(AssemblerOptions::new());
+    asm.push(stream.as_bytes()).unwrap();
+    asm.finish().unwrap();
+    assert!(asm.warnings().is_empty(), "{:?}", asm.warnings());
+    assert_eq!(asm.snapshot()["output"][0]["content"][0]["text"], "abcd");
+    assert_eq!(asm.outcome().as_str(), "completed");
+}
+
 /// An AG-UI snapshot whose activity content nests deeper than the value limit is skipped with a
 /// warning, as an ACTIVITY_SNAPSHOT of the same content is: no message of the stream ever holds
 /// a value the renderers refuse.

@@ -129,9 +129,16 @@ impl A2aDecoder {
                 self.task_id = Some(str_field(result, "id").to_owned());
                 self.context_id = Some(str_field(result, "contextId").to_owned());
                 self.ensure_started(out);
+                // The artifacts of a task still going (a resubscription's first event) stay
+                // open: the updates that follow append to them.
+                let state = result
+                    .get("status")
+                    .and_then(Value::as_object)
+                    .map_or("", |s| str_field(s, "state"));
+                let settled = matches!(state, "completed" | "canceled" | "failed" | "rejected");
                 if let Some(arts) = result.get("artifacts").and_then(Value::as_array) {
                     for a in arts.iter().filter_map(Value::as_object) {
-                        self.artifact(a, false, true, out);
+                        self.artifact(a, false, settled, out);
                     }
                 }
             }

@@ -328,3 +328,24 @@ test("MemoryRunStore keeps the newest events within its caps and refuses cursors
   assert.deepEqual(ids, Array.from({ length: 50 }, (_, k) => 9950 + k));
   assert.equal(new TextDecoder().decode(await store.log("r")).match(/^id: /gm).length, 100);
 });
+
+test("StreamAssembler assembles a SubscribeToTask stream (the task so far, then its appends) to the whole answer", async () => {
+  const app = new AgentApp({ agent: slowAgent(3) });
+  const { server, base } = await listen(app);
+  const headers = { "a2a-version": "1.0" };
+  try {
+    const sent = await post(`${base}/a2a`, { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "Weather?" }] } } }, headers);
+    const taskId = sent.headers.get("x-agentwire-run-id");
+    const reader = sent.body.getReader();
+    // Away once some text was sent: the task then holds part of the answer.
+    for (let seen = ""; !seen.includes("w3é"); ) seen += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const snapshot = await StreamAssembler.collect(await post(`${base}/a2a`, { jsonrpc: "2.0", id: 2, method: "SubscribeToTask", params: { id: taskId } }, headers), { protocol: "a2a" });
+    assert.equal(snapshot.outcome, "completed");
+    assert.deepEqual(snapshot.warnings, []);
+    assert.equal(snapshot.output.at(-1).content[0].text, Array.from({ length: 40 }, (_, i) => `w${i}é `).join(""));
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
