@@ -7,7 +7,7 @@ import { agentwireError, concatBytes, textOf } from "./values.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
-import { MemoryRunStore, splitEvents } from "./runs.js";
+import { MemoryRunStore, RunLog, splitEvents } from "./runs.js";
 
 const DEFAULT_PATHS = {
   process: "/process",
@@ -440,32 +440,29 @@ export class AgentApp {
     }, { ...builderOptions, eventIds: true, onError: report });
     const done = (async () => {
       const reader = stream.getReader();
-      let carry = new Uint8Array(0);
+      const log = new RunLog(store, id);
       let held = true;
       try {
         for (;;) {
           const { done: end, value } = await reader.read();
           if (end) break;
-          const split = splitEvents(value, carry);
-          carry = split.carry;
-          if (split.events.length) {
-            try {
-              await store.append(id, split.events);
-            } catch (e) {
-              if (e?.code !== "RUN_LOST") throw e;
-              // Declared lost (this instance stopped renewing its lease in time): readers have
-              // its terminal event already; the agent stops.
-              held = false;
-              stopper.abort();
-              reader.cancel().catch(() => {});
-              break;
-            }
-          }
+          await log.add(value);
+          if (log.failure) break;
           // Canceled while the agent ignores its signal: the log is complete.
           if (rb?.finished && stopper.signal.aborted) {
             reader.cancel().catch(() => {});
             break;
           }
+        }
+        const failure = await log.flush();
+        if (failure?.code === "RUN_LOST") {
+          // Declared lost (this instance stopped renewing its lease in time): readers have its
+          // terminal event already; the agent stops.
+          held = false;
+          stopper.abort();
+          reader.cancel().catch(() => {});
+        } else if (failure) {
+          throw failure;
         }
       } catch (e) {
         report(e);

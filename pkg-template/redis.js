@@ -77,12 +77,11 @@ if held ~= 'held' then return held end
 local run, log = p .. 'run:' .. id, p .. 'log:' .. id
 local bytes = tonumber(redis.call('HGET', run, 'bytes'))
 local first = tonumber(redis.call('HGET', run, 'first'))
-local n = 0
-for i = 11, #ARGV do
-  redis.call('RPUSH', log, ARGV[i])
-  bytes = bytes + #ARGV[i]
-  n = n + 1
+local n = #ARGV - 10
+for i = 11, #ARGV, 1000 do
+  redis.call('RPUSH', log, unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
+for i = 11, #ARGV do bytes = bytes + #ARGV[i] end
 local len = redis.call('LLEN', log)
 local maxEvents, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6])
 while len > 1 and (len > maxEvents or bytes > maxBytes) do

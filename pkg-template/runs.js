@@ -227,6 +227,64 @@ export class MemoryRunStore {
 }
 
 
+/** Events a run may have waiting for its store before the run waits for the store. */
+const LOG_QUEUE = 1024;
+
+/**
+ * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append
+ * at a time: what arrives while an append is in flight goes in the next, so a remote store
+ * costs a round trip per batch, not per chunk. `add` waits only when LOG_QUEUE events are
+ * waiting (the producer then waits for the store); `flush` waits for everything and returns
+ * the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
+ */
+export class RunLog {
+  #store;
+  #id;
+  #queued = [];
+  #pending = null;
+  #draining = false;
+  #carry = new Uint8Array(0);
+  /** The first append that failed, or `null`. */
+  failure = null;
+
+  constructor(store, id) {
+    this.#store = store;
+    this.#id = id;
+  }
+
+  /** Queues the events of `chunk` and starts an append unless one is in flight. */
+  add(chunk) {
+    const split = splitEvents(chunk, this.#carry);
+    this.#carry = split.carry;
+    if (split.events.length === 0 || this.failure) return undefined;
+    for (const e of split.events) this.#queued.push(e);
+    if (!this.#draining) this.#pending = this.#drain();
+    return this.#queued.length > LOG_QUEUE ? this.#pending : undefined;
+  }
+
+  /** Waits until every queued event is appended (or an append failed): the failure, or `null`. */
+  async flush() {
+    while (this.#draining) await this.#pending;
+    if (this.#queued.length > 0 && this.failure === null) await this.#drain();
+    return this.failure;
+  }
+
+  async #drain() {
+    this.#draining = true;
+    try {
+      while (this.#queued.length > 0 && this.failure === null) {
+        const batch = this.#queued;
+        this.#queued = [];
+        await this.#store.append(this.#id, batch);
+      }
+    } catch (e) {
+      this.failure = e;
+    } finally {
+      this.#draining = false;
+    }
+  }
+}
+
 /**
  * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
  * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
