@@ -101,6 +101,32 @@ export interface AgentAppOptions {
     cancelOnDisconnect?: boolean;
     /** Allow more than one running run per session (the reference allows one). @defaultValue `false` */
     concurrentSessions?: boolean;
+    /**
+     * Cloudflare Durable Objects: the namespace of `app.DurableObject` in `env` (e.g.
+     * `(env) => env.AGENT_RUNS`). Each run then lives, and its agent runs, in an object named by
+     * its id, logged in the object's storage; `app.fetch` routes a run's requests there. Excludes `store`.
+     */
+    durableObject?: (env: any) => DurableObjectNamespaceLike;
+    /** With `durableObject`: how long an ended run's log is kept. @defaultValue 10 minutes */
+    retentionMs?: number;
+    /** With `durableObject`: events kept per run. @defaultValue 100 000 */
+    maxEvents?: number;
+    /** With `durableObject`: bytes kept per run. @defaultValue 16 MiB */
+    maxBytes?: number;
+  };
+}
+
+/** What agentwire needs of a Durable Object namespace binding. */
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(input: string, init?: { method?: string; headers?: Iterable<[string, string]>; body?: Uint8Array }): Promise<FetchResponse> };
+}
+
+/** The Durable Object class `app.DurableObject` is (workerd constructs it). */
+export interface AgentRunsObjectClass {
+  new (state: any, env: any): {
+    fetch(request: FetchRequest): Promise<FetchResponse>;
+    alarm(): Promise<void>;
   };
 }
 
@@ -124,6 +150,11 @@ export declare class AgentApp {
   fetch(request: FetchRequest, env?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void }): Promise<FetchResponse>;
   /** The store runs are logged in. */
   readonly runStore: RunStore;
+  /**
+   * With `runs.durableObject`: the Durable Object class of this app's runs, to export under the
+   * binding's class name: `export class AgentRuns extends app.DurableObject {}`.
+   */
+  readonly DurableObject: AgentRunsObjectClass;
   /** Stops every run this instance runs (each ends canceled) and waits for them: for shutdown. */
   close(): Promise<void>;
   /** A `node:http` request listener: `createServer(app.nodeListener).listen(8080)`. */

@@ -8,6 +8,7 @@ import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 import { MemoryRunStore, RunLog, splitEvents } from "./runs.js";
+import { DurableObjectRunStore, SessionHolder, SESSION_PATH, STATUS_PATH } from "./durable.js";
 
 const DEFAULT_PATHS = {
   process: "/process",
@@ -21,7 +22,11 @@ const DEFAULT_PATHS = {
 const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
   "iconUrl", "url", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
-const RUN_KEYS = ["store", "abandonAfterMs", "cancelOnDisconnect", "concurrentSessions"];
+const RUN_KEYS = ["store", "abandonAfterMs", "cancelOnDisconnect", "concurrentSessions", "durableObject", "retentionMs", "maxEvents", "maxBytes"];
+/** The header a front instance tells a run's object the run's id and owner with. */
+const INTERNAL_HEADER = "x-agentwire-internal";
+/** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
+const INSIDE_OBJECT = Symbol("agentwire: inside a Durable Object");
 const SSE = "text/event-stream; charset=utf-8";
 const JSON_TYPE = "application/json";
 const MiB = 1024 * 1024;
@@ -94,7 +99,7 @@ function readOptions(options) {
   }
   const maxBodyBytes = o.maxBodyBytes ?? MiB;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw fail("maxBodyBytes must be a positive integer", "maxBodyBytes");
-  const runs = { store: undefined, abandonAfterMs: 60_000, cancelOnDisconnect: false, concurrentSessions: false };
+  const runs = { store: undefined, abandonAfterMs: 60_000, cancelOnDisconnect: false, concurrentSessions: false, durableObject: undefined };
   if (o.runs !== undefined) {
     if (o.runs === null || typeof o.runs !== "object") throw fail("runs must be an object", "runs");
     for (const key of Object.keys(o.runs)) {
@@ -107,6 +112,13 @@ function readOptions(options) {
     if (typeof runs.abandonAfterMs !== "number" || !(runs.abandonAfterMs >= 0)) throw fail("runs.abandonAfterMs must be a number >= 0 (0: never)", "runs");
     runs.cancelOnDisconnect = runs.cancelOnDisconnect === true;
     runs.concurrentSessions = runs.concurrentSessions === true;
+    if (runs.durableObject !== undefined && typeof runs.durableObject !== "function") {
+      throw fail("runs.durableObject must be a function (env) => the Durable Object namespace of app.DurableObject", "runs");
+    }
+    if (runs.durableObject && runs.store) throw fail("runs.store and runs.durableObject exclude each other", "runs");
+    for (const key of ["retentionMs", "maxEvents", "maxBytes"]) {
+      if (runs[key] !== undefined && !runs.durableObject) throw fail(`runs.${key} is an option of runs.durableObject (else of the store)`, "runs");
+    }
   }
   runs.store ??= new MemoryRunStore();
   return {
@@ -196,7 +208,15 @@ function cursorOf(request, url) {
 }
 
 /** A run's owner as stored: what `authorize` returned, as JSON text (null without authorize). */
+/** An owner as a front instance passed it to a run's object (already `ownerOf`'s text). */
+class OwnerText {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
 function ownerOf(principal) {
+  if (principal instanceof OwnerText) return principal.text;
   if (principal === undefined || principal === null) return null;
   try {
     return JSON.stringify(principal) ?? String(principal);
@@ -230,9 +250,14 @@ export class AgentApp {
   #runRoutes = [];
   #live = new Map();
   #sweeper = null;
+  #options;
+  #inside;
+  #objectClass = null;
 
-  constructor(options) {
+  constructor(options, inside = undefined) {
     this.#o = readOptions(options);
+    this.#options = options;
+    this.#inside = inside === INSIDE_OBJECT;
     const { paths, protocols } = this.#o;
     const add = (path, method, handler) => {
       const route = this.#routes.get(path) ?? new Map();
@@ -298,11 +323,69 @@ export class AgentApp {
     this.#sweeper = null;
   }
 
+  /**
+   * The Durable Object class of this app's runs (with `runs.durableObject`): export it under
+   * the class name the binding names (`export class AgentRuns extends app.DurableObject {}`).
+   * Each run lives in an object named by its id, which runs the agent, logs the run in its
+   * storage and answers its resume and cancel routes; `app.fetch` routes requests there.
+   */
+  get DurableObject() {
+    if (this.#objectClass) return this.#objectClass;
+    const options = this.#options;
+    const { durableObject, retentionMs, maxEvents, maxBytes } = this.#o.runs;
+    if (!durableObject) throw fail("app.DurableObject needs the runs.durableObject option", "runs");
+    const storeOptions = Object.fromEntries(Object.entries({ retentionMs, maxEvents, maxBytes }).filter(([, v]) => v !== undefined));
+    this.#objectClass = class AgentRunsObject {
+      #state;
+      #env;
+      #app = null;
+      #store = null;
+      #session = null;
+
+      constructor(state, env) {
+        this.#state = state;
+        this.#env = env;
+      }
+
+      #runs() {
+        if (!this.#app) {
+          const namespace = durableObject(this.#env);
+          this.#store = new DurableObjectRunStore(this.#state.storage, { namespace, ...storeOptions });
+          const { durableObject: _d, retentionMs: _r, maxEvents: _e, maxBytes: _b, ...runs } = options.runs ?? {};
+          this.#app = new AgentApp({ ...options, runs: { ...runs, store: this.#store } }, INSIDE_OBJECT);
+        }
+        return this.#app;
+      }
+
+      /** Requests from the app's `fetch` (a run's routes) and from other objects of the app. */
+      async fetch(request) {
+        const { pathname, searchParams } = new URL(request.url);
+        if (pathname === SESSION_PATH) {
+          this.#session ??= new SessionHolder(this.#state.storage, durableObject(this.#env));
+          return this.#session.fetch(request);
+        }
+        const app = this.#runs();
+        if (pathname === STATUS_PATH) {
+          const run = await this.#store.get(searchParams.get("id") ?? "");
+          return Response.json({ status: run?.status ?? null });
+        }
+        return app.fetch(request, this.#env, { waitUntil: (p) => this.#state.waitUntil?.(p) });
+      }
+
+      /** Deletes the runs past retention. */
+      async alarm() {
+        this.#runs();
+        await this.#store.expire();
+      }
+    };
+    return this.#objectClass;
+  }
+
   /** Answers one HTTP request. Never rejects: every failure is an answer. */
   async fetch(request, env, ctx) {
     let response;
     try {
-      response = await this.#handle(request, ctx);
+      response = await this.#handle(request, env, ctx);
     } catch (e) {
       if (e instanceof HttpError) response = errorResponse(e);
       else {
@@ -332,8 +415,16 @@ export class AgentApp {
     return undefined;
   }
 
-  async #handle(request, ctx) {
+  async #handle(request, env, ctx) {
     const url = new URL(request.url);
+    if (this.#inside) {
+      // A request a front instance forwarded: it authorized it and chose the run's id.
+      const internal = JSON.parse(request.headers.get(INTERNAL_HEADER) ?? "{}");
+      const route = this.#route(url);
+      const handler = route?.get(request.method);
+      if (!handler) throw new HttpError("NOT_FOUND", `No route ${url.pathname}.`);
+      return handler(request, { principal: new OwnerText(internal.owner ?? null), app: this, ctx, url, runId: internal.runId });
+    }
     const route = this.#route(url);
     if (!route) throw new HttpError("NOT_FOUND", `No route ${url.pathname}.`);
     const allow = [...route.keys(), "OPTIONS"].join(", ");
@@ -352,7 +443,57 @@ export class AgentApp {
       }
       if (!principal) throw new HttpError("UNAUTHORIZED", "The request is not authorized.");
     }
+    if (this.#o.runs.durableObject && request.method !== "OPTIONS") {
+      const forwarded = await this.#toObject(request, url, principal, env, ctx);
+      if (forwarded) return forwarded;
+    }
     return handler(request, { principal, app: this, ctx, url });
+  }
+
+  /**
+   * With `runs.durableObject`: sends a run's request to the run's object (named by its id): a
+   * run's start (its id chosen here), resume, cancel and A2A task calls. Answers the rest here
+   * (`null`).
+   */
+  async #toObject(request, url, principal, env, ctx) {
+    const { paths } = this.#o;
+    let id = null;
+    let body;
+    const run = this.#runRoutes.find(({ base }) => url.pathname.startsWith(`${base}/`));
+    if (run) {
+      id = decodeURIComponent(url.pathname.slice(run.base.length + 1).split("/")[0]);
+    } else if (request.method === "POST" && [paths.process, paths.responses, paths.agUi, paths.a2a].includes(url.pathname)) {
+      body = await this.#body(request);
+      id = this.#runIdOf(url.pathname, body, request);
+      if (id === null) {
+        // Answered here (a bad request, an A2A call on no task): from the bytes read.
+        const again = new Request(request.url, { method: "POST", headers: request.headers, body });
+        return this.#route(url).get("POST")(again, { principal, app: this, ctx, url });
+      }
+    } else {
+      return null;
+    }
+    const namespace = this.#o.runs.durableObject(env);
+    const headers = new Headers(request.headers);
+    headers.set(INTERNAL_HEADER, JSON.stringify({ runId: id, owner: ownerOf(principal) }));
+    return namespace.get(namespace.idFromName(id)).fetch(request.url, { method: request.method, headers, body });
+  }
+
+  /** The id of the run a start request makes (the client's, or a new one); `null` if none. */
+  #runIdOf(pathname, bytes, request) {
+    const { paths } = this.#o;
+    try {
+      if (pathname === paths.process) return call("parseRequest", textOf(bytes, "parseRequest")).id ?? randomId("response_");
+      if (pathname === paths.agUi) return call("agUiRequest", textOf(bytes, "agUiRequest")).id ?? randomId("run_");
+      if (pathname === paths.responses) return randomId("resp_");
+    } catch {
+      return null;
+    }
+    const { call: rpc } = a2aCall(bytes, request.headers.get("a2a-version"));
+    if (!rpc) return null;
+    if (rpc.method === "SendMessage" || rpc.method === "SendStreamingMessage") return rpc.request.id ?? randomId("task_");
+    if (["GetTask", "CancelTask", "SubscribeToTask"].includes(rpc.method)) return rpc.taskId;
+    return null;
   }
 
   #withCors(request, response) {
@@ -643,9 +784,9 @@ export class AgentApp {
     }
   }
 
-  async #process(request, { principal, ctx }) {
+  async #process(request, { principal, ctx, runId }) {
     const agentRequest = await this.#agentRequest(request, "parseRequest");
-    const id = agentRequest.id ?? randomId("response_");
+    const id = runId ?? agentRequest.id ?? randomId("response_");
     agentRequest.id = id;
     await this.#startRun(request, {
       id, protocol: "agent-api", session: agentRequest.session_id, principal, agentRequest,
@@ -654,9 +795,9 @@ export class AgentApp {
     return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
-  async #responses(request, { principal, ctx }) {
+  async #responses(request, { principal, ctx, runId }) {
     const agentRequest = await this.#agentRequest(request, "responsesRequest");
-    const id = randomId("resp_");
+    const id = runId ?? randomId("resp_");
     await this.#startRun(request, {
       id, protocol: "openai-responses", session: agentRequest.session_id, principal, agentRequest,
       builderOptions: {
@@ -674,9 +815,9 @@ export class AgentApp {
     return json(await this.#responseSoFar(id));
   }
 
-  async #agUi(request, { principal, ctx }) {
+  async #agUi(request, { principal, ctx, runId }) {
     const agentRequest = await this.#agentRequest(request, "agUiRequest");
-    const id = agentRequest.id ?? randomId("run_");
+    const id = runId ?? agentRequest.id ?? randomId("run_");
     agentRequest.id = id;
     await this.#startRun(request, {
       id, protocol: "ag-ui", session: agentRequest.session_id, principal, agentRequest,
@@ -714,7 +855,7 @@ export class AgentApp {
     return { service: name, mode: "fetch", endpoints };
   }
 
-  async #a2a(request, { principal, ctx }) {
+  async #a2a(request, { principal, ctx, runId }) {
     const bytes = await this.#body(request);
     const { call: rpc, error } = a2aCall(bytes, request.headers.get("a2a-version"));
     if (error) return json(error);
@@ -729,7 +870,7 @@ export class AgentApp {
     switch (rpc.method) {
       case "SendMessage":
       case "SendStreamingMessage":
-        return this.#a2aSend(request, rpc, principal, answer, ctx);
+        return this.#a2aSend(request, rpc, principal, answer, ctx, runId);
       case "GetTask": {
         if (!(await task())) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
         return answer(a2aTask(await this.#wholeLog(rpc.taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
@@ -777,9 +918,9 @@ export class AgentApp {
   }
 
   /** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
-  async #a2aSend(request, rpc, principal, answer, ctx) {
+  async #a2aSend(request, rpc, principal, answer, ctx, runId) {
     const agentRequest = rpc.request;
-    const taskId = agentRequest.id ?? randomId("task_");
+    const taskId = runId ?? agentRequest.id ?? randomId("task_");
     const existing = await this.#o.runs.store.get(taskId);
     if (existing) {
       const why = existing.status === "running" ? `Task ${taskId} is still running.` : `Task ${taskId} has ended.`;

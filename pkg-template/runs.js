@@ -103,12 +103,15 @@ export class MemoryRunStore {
     this.#wake(run);
   }
 
-  /** Marks a run ended (its terminal event is in the log). */
-  async end(id, status = "ended") {
+  /**
+   * Marks a run ended (its terminal event is in the log), or `"lost"` (its readers then get
+   * `RUN_LOST` after the last event); `endedAt` (ms since the epoch) is when, for retention.
+   */
+  async end(id, status = "ended", endedAt = Date.now()) {
     const run = this.#runs.get(id);
     if (!run || run.status !== "running") return;
     run.status = status;
-    run.endedAt = Date.now();
+    run.endedAt = endedAt;
     run.cancelers.clear();
     this.#wake(run);
   }
@@ -156,6 +159,7 @@ export class MemoryRunStore {
           yield concatBytes(batch.map((e) => e.bytes));
           continue;
         }
+        if (run.status === "lost") throw new RunStoreError("RUN_LOST", `The instance running run ${run.id} went away.`, run.next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
           const wake = () => {

@@ -121,7 +121,8 @@ suite_deno() {
 
 suite_workerd() {
   project || return 1
-  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/workerd.mjs" "$PROJECT")
+  (cd "$PROJECT" && run timeout 180 node "$ROOT/tests/js/runners/workerd.mjs" "$PROJECT") &&
+    (cd "$PROJECT" && run timeout 240 node "$ROOT/tests/js/runners/durable.mjs" "$PROJECT")
 }
 
 suite_browser() {

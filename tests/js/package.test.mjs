@@ -31,7 +31,7 @@ test("the tarball ships the wasm and every entry", () => {
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "a2a.d.ts", "a2a.js", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder.d.ts", "builder.js", "connect.js", "conversation.d.ts",
-    "conversation.js", "deno.js",
+    "conversation.js", "deno.js", "durable.js",
     "index.d.ts", "index.js", "instance.js", "lite", "node.js", "package.json", "redis.d.ts", "redis.js", "runs.d.ts", "runs.js", "translate.d.ts", "translate.js",
     "values.js", "workerd.js"]);
   assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",

@@ -13,3 +13,21 @@ export async function weatherAgent(request, rb) {
   text.delta("Sunny in ");
   text.delta("Hangzhou");
 }
+
+/**
+ * The chaos runs' agent: a tool call with its output, then `words` words (non-ASCII), each after
+ * `pause` ms; stops when its signal aborts.
+ */
+export function chaosAgent(words = 30, pause = 1) {
+  return async (request, rb, { signal }) => {
+    const call = rb.toolCall({ type: "function", callId: "call_1", name: "lookup" });
+    call.arguments('{"q":"é✓"}');
+    call.complete();
+    rb.toolOutput({ type: "function", callId: "call_1", name: "lookup", output: "42" });
+    const text = rb.message().content("text");
+    for (let i = 0; i < words && !signal.aborted; i++) {
+      text.delta(`w${i}—é `);
+      if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
+}

@@ -1,0 +1,247 @@
+// Durable runs on Cloudflare Durable Objects: each run lives in its own object (named by the
+// run's id), which runs the agent, so the run outlives the request that started it. The log is
+// kept in the object's memory for readers (a MemoryRunStore) and written through to its storage,
+// so it survives the object: an object that restarts finds its run "running" in storage with no
+// agent behind it, and its readers get the logged events, then RUN_LOST. A session's one running
+// run is held by an object of its own (`session:<id>`), asked by the run's object.
+import { MemoryRunStore, RunStoreError, splitEvents } from "./runs.js";
+import { concatBytes } from "./values.js";
+
+const DEFAULTS = {
+  retentionMs: 10 * 60 * 1000,
+  maxEvents: 100_000,
+  maxBytes: 16 * 1024 * 1024,
+};
+/** Bytes per stored value (a Durable Object value holds at most 128 KiB). */
+const SLICE = 120 * 1024;
+/** The origin of the requests objects send each other (never reaches the network). */
+const INTERNAL_ORIGIN = "https://agentwire.internal";
+export const SESSION_PATH = "/__agentwire/session";
+export const STATUS_PATH = "/__agentwire/status";
+
+/**
+ * Runs kept by a Durable Object: in memory while the object lives, and in its storage
+ * (`state.storage`), read back after a restart. `namespace` (the object's binding) lets it ask
+ * a session's object for the session's one running run.
+ */
+export class DurableObjectRunStore {
+  #storage;
+  #namespace;
+  #o;
+  #memory;
+  /** Runs this object runs now (an agent behind them). */
+  #live = new Set();
+  /** Stored state of each run loaded: `{meta, slices: [{key, last}]}`. */
+  #stored = new Map();
+  #loading = new Map();
+
+  constructor(storage, { namespace = null, ...options } = {}) {
+    if (storage === null || typeof storage !== "object" || typeof storage.put !== "function") {
+      throw new TypeError("DurableObjectRunStore needs the object's storage (state.storage)");
+    }
+    this.#storage = storage;
+    this.#namespace = namespace;
+    this.#o = { ...DEFAULTS, ...options };
+    this.#memory = new MemoryRunStore(this.#o);
+  }
+
+  /** Registers a run this object runs; with a session, takes the session from its object. */
+  async start(run) {
+    const { id, protocol, session = null, principal = null, exclusive = true, meta = {} } = run;
+    await this.#load(id);
+    if (this.#stored.has(id)) throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
+    if (exclusive && session !== null && this.#namespace) await this.#session(session, "acquire", id);
+    await this.#memory.start({ id, protocol, session, principal, meta, exclusive: false });
+    const stored = {
+      meta: { id, protocol, session, principal, meta, exclusive, status: "running", first: 0, next: 0, endedAt: 0, slice: 0 },
+      slices: [],
+    };
+    this.#stored.set(id, stored);
+    this.#live.add(id);
+    await this.#storage.put(`run:${id}`, stored.meta);
+  }
+
+  /** Appends events in memory and in storage (in slices of at most 120 KiB). */
+  async append(id, events) {
+    const stored = this.#stored.get(id);
+    if (!stored || stored.meta.status !== "running" || events.length === 0) return;
+    await this.#memory.append(id, events);
+    const info = await this.#memory.get(id);
+    const { meta } = stored;
+    const entries = {};
+    const bytes = concatBytes(events.map((e) => e.bytes));
+    const last = events[events.length - 1].id;
+    for (let at = 0; at < bytes.length; at += SLICE) {
+      const key = `log:${id}:${String(meta.slice++).padStart(12, "0")}`;
+      entries[key] = { last, bytes: bytes.slice(at, at + SLICE) };
+      stored.slices.push({ key, last });
+    }
+    meta.first = info.first;
+    meta.next = info.next;
+    entries[`run:${id}`] = meta;
+    // Slices holding only events older than what is kept (the caps) are dropped.
+    const dropped = [];
+    while (stored.slices.length > 1 && stored.slices[0].last < meta.first) dropped.push(stored.slices.shift().key);
+    const keys = Object.keys(entries);
+    for (let i = 0; i < keys.length; i += 100) {
+      const part = {};
+      for (const key of keys.slice(i, i + 100)) part[key] = entries[key];
+      await this.#storage.put(part);
+    }
+    if (dropped.length) await this.#storage.delete(dropped);
+  }
+
+  /** Marks a run ended; frees its session; its storage is deleted after twice the retention. */
+  async end(id, status = "ended") {
+    const stored = this.#stored.get(id);
+    if (!stored || stored.meta.status !== "running") return;
+    this.#live.delete(id);
+    const endedAt = Date.now();
+    await this.#memory.end(id, status, endedAt);
+    stored.meta.status = status;
+    stored.meta.endedAt = endedAt;
+    await this.#storage.put(`run:${id}`, stored.meta);
+    await this.#forget(stored.meta);
+  }
+
+  /** What is known of a run (`lost` when this object restarted while it ran), or `null`. */
+  async get(id) {
+    await this.#load(id);
+    return this.#memory.get(id);
+  }
+
+  /** As MemoryRunStore's, after loading the run from storage if this object just started. */
+  async read(id, after = -1, signal = undefined) {
+    await this.#load(id);
+    return this.#memory.read(id, after, signal);
+  }
+
+  async log(id) {
+    await this.#load(id);
+    return this.#memory.log(id);
+  }
+
+  /** The run is run by this object: stops it here. */
+  async cancel(id) {
+    await this.#load(id);
+    return this.#memory.cancel(id);
+  }
+
+  onCancel(id, stop) {
+    this.#memory.onCancel(id, stop);
+  }
+
+  async running() {
+    return (await this.#memory.running()).filter((r) => this.#live.has(r.id));
+  }
+
+  /** For the object's alarm: deletes what is past retention. */
+  async expire() {
+    const now = Date.now();
+    const runs = await this.#storage.list({ prefix: "run:" });
+    let next = Infinity;
+    for (const meta of runs.values()) {
+      if (meta.status === "running") continue;
+      const until = meta.endedAt + 2 * this.#o.retentionMs;
+      if (until <= now) {
+        const keys = [...(await this.#storage.list({ prefix: `log:${meta.id}:` })).keys(), `run:${meta.id}`];
+        for (let i = 0; i < keys.length; i += 128) await this.#storage.delete(keys.slice(i, i + 128));
+      } else {
+        next = Math.min(next, until);
+      }
+    }
+    if (next !== Infinity) await this.#storage.setAlarm(next);
+  }
+
+  /** Loads run `id` from storage once (a run of an earlier life of this object). */
+  #load(id) {
+    if (this.#stored.has(id)) return undefined;
+    let loading = this.#loading.get(id);
+    if (!loading) {
+      loading = this.#read(id).finally(() => this.#loading.delete(id));
+      this.#loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  async #read(id) {
+    const meta = await this.#storage.get(`run:${id}`);
+    if (!meta || this.#stored.has(id)) return;
+    const list = await this.#storage.list({ prefix: `log:${id}:` });
+    const slices = [...list].map(([key, value]) => ({ key, last: value.last, bytes: value.bytes }));
+    const events = splitEvents(concatBytes(slices.map((s) => new Uint8Array(s.bytes))), new Uint8Array(0)).events
+      .filter((e) => e.id >= meta.first);
+    this.#stored.set(id, { meta, slices: slices.map(({ key, last }) => ({ key, last })) });
+    await this.#memory.start({ id, protocol: meta.protocol, session: meta.session, principal: meta.principal, meta: meta.meta, exclusive: false });
+    await this.#memory.append(id, events);
+    if (meta.status === "running") {
+      // Stored as running, but this object just started: the agent that ran it is gone.
+      meta.status = "lost";
+      meta.endedAt = Date.now();
+      await this.#storage.put(`run:${id}`, meta);
+      await this.#forget(meta);
+    }
+    await this.#memory.end(id, meta.status, meta.endedAt);
+  }
+
+  /** A run ended: its session is free, its storage goes after twice the retention. */
+  async #forget(meta) {
+    if (meta.exclusive && meta.session !== null && this.#namespace) {
+      await this.#session(meta.session, "release", meta.id).catch(() => {});
+    }
+    const current = await this.#storage.getAlarm?.();
+    const at = meta.endedAt + 2 * this.#o.retentionMs;
+    if (current === null || current === undefined || current > at) await this.#storage.setAlarm(at);
+  }
+
+  async #session(session, op, run) {
+    const ns = this.#namespace;
+    const stub = ns.get(ns.idFromName(`session:${session}`));
+    const res = await stub.fetch(`${INTERNAL_ORIGIN}${SESSION_PATH}`, { method: "POST", body: JSON.stringify({ op, run }) });
+    if (res.status === 409) {
+      const { holder } = await res.json();
+      throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going (${holder}).`);
+    }
+    if (!res.ok) throw new Error(`the session object answered ${res.status}`);
+  }
+}
+
+/**
+ * The session side of an object (`session:<id>`): which run holds the session. A run asking for
+ * it gets it when the holder's object says the holder is no longer running. One question at a
+ * time.
+ */
+export class SessionHolder {
+  #storage;
+  #namespace;
+  #queue = Promise.resolve();
+
+  constructor(storage, namespace) {
+    this.#storage = storage;
+    this.#namespace = namespace;
+  }
+
+  /** Answers a `{op: "acquire" | "release", run}` request. */
+  fetch(request) {
+    const answer = this.#queue.then(() => this.#answer(request));
+    this.#queue = answer.catch(() => {});
+    return answer;
+  }
+
+  async #answer(request) {
+    const { op, run } = await request.json();
+    const holder = await this.#storage.get("holder");
+    if (op === "release") {
+      if (holder === run) await this.#storage.delete("holder");
+      return Response.json({ ok: true });
+    }
+    if (holder !== undefined && holder !== run) {
+      const ns = this.#namespace;
+      const res = await ns.get(ns.idFromName(holder)).fetch(`${INTERNAL_ORIGIN}${STATUS_PATH}?id=${encodeURIComponent(holder)}`);
+      const { status } = await res.json();
+      if (status === "running") return Response.json({ holder }, { status: 409 });
+    }
+    await this.#storage.put("holder", run);
+    return Response.json({ ok: true });
+  }
+}

@@ -1,0 +1,152 @@
+// Durable runs on Cloudflare Durable Objects, in miniflare (real workerd, 127.0.0.1) with
+// persisted storage: a Worker that is `export default { fetch: app.fetch }` and exports
+// `app.DurableObject`, so every run lives (and its agent runs) in an object of its own. Checked
+// over HTTP: 40 runs through the cutting proxy, read by StreamAssembler.connect in the four
+// protocols, each equal to the uninterrupted run; cancel from another request; one running run
+// per session across objects (409); and miniflare restarted mid-run with the same storage: a
+// reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed.
+// Usage: node tests/js/runners/durable.mjs <project dir with node_modules/agentwire>
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Miniflare } from "miniflare";
+import { resolveEntry } from "./resolve.mjs";
+import { report } from "./tap.mjs";
+
+const project = process.argv[2];
+if (!project) throw new Error("usage: durable.mjs <project dir>");
+const entry = resolveEntry(project, "agentwire", ["workerd", "worker", "browser", "import", "default"]);
+const pkgDir = dirname(entry);
+const { StreamAssembler } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
+const { chaos, essence, ROUTES } = await import(pathToFileURL(join(project, "tests/chaos-helpers.mjs")).href);
+
+const workerPath = join(project, "durable-worker.mjs");
+writeFileSync(workerPath, `
+import { AgentApp } from "./${relative(project, entry)}";
+import { chaosAgent } from "./tests/scripted-agent.mjs";
+
+const words = chaosAgent();
+const app = new AgentApp({
+  // "wait" in the input: a word, then nothing until stopped; anything else: the chaos answer.
+  agent: async (request, rb, context) => {
+    if (!JSON.stringify(request.input ?? "").includes("wait")) return words(request, rb, context);
+    rb.message().content("text").delta("working on it");
+    await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+  },
+  runs: { durableObject: (env) => env.RUNS },
+});
+export class AgentRuns extends app.DurableObject {}
+export default { fetch: app.fetch };
+`);
+
+const esm = (path) => ({ type: "ESModule", path });
+const persist = mkdtempSync(join(tmpdir(), "agentwire-do-"));
+const config = {
+  host: "127.0.0.1",
+  port: 0,
+  compatibilityDate: "2025-09-01",
+  modulesRoot: project,
+  modules: [
+    esm(workerPath),
+    esm(join(project, "tests/scripted-agent.mjs")),
+    ...readdirSync(pkgDir).filter((f) => f.endsWith(".js")).map((f) => esm(join(pkgDir, f))),
+    { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") },
+  ],
+  durableObjects: { RUNS: "AgentRuns" },
+  durableObjectsPersist: persist,
+};
+
+const results = [];
+async function check(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+  } catch (e) {
+    results.push({ name, ok: false, error: e?.stack ?? String(e) });
+  }
+}
+const post = (url, body, headers = {}) => fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const waitBody = (session) => ({ input: [{ role: "user", content: [{ type: "text", text: "wait" }] }], ...(session ? { session_id: session } : {}) });
+
+let mf = new Miniflare(config);
+try {
+  let base = (await mf.ready).origin;
+  await check("40 runs through the cutting proxy, in the four protocols: each equals the uninterrupted run", async () => {
+    const { runs, reconnects, cuts } = await chaos(StreamAssembler, [Number(new URL(base).port)], 10, 23);
+    assert.ok(runs >= 40, `${runs} runs`);
+    assert.ok(cuts > 15 && reconnects > 15, `cuts ${cuts}, reconnects ${reconnects}`);
+  });
+  await check("a run resumed from the start and after a cursor assembles the uninterrupted run, in every protocol", async () => {
+    for (const [protocol, { path, body, headers }] of Object.entries(ROUTES)) {
+      if (protocol === "a2a") continue; // resumed by SubscribeToTask: the chaos check
+      const first = await fetch(`${base}${path}`, { method: "POST", headers: headers ?? { "content-type": "application/json" }, body: JSON.stringify(body()) });
+      const id = first.headers.get("x-agentwire-run-id");
+      const whole = await StreamAssembler.collect(first, { protocol });
+      const again = await StreamAssembler.collect(await fetch(`${base}${path}/${encodeURIComponent(id)}`, { headers: { accept: "text/event-stream" } }), { protocol });
+      assert.equal(essence(again), essence(whole), protocol);
+      const tail = await (await fetch(`${base}${path}/${encodeURIComponent(id)}`, { headers: { "last-event-id": "5" } })).text();
+      assert.equal(tail.match(/^id: \d+$/m)[0], "id: 6", protocol);
+    }
+  });
+  await check("cancel from another request stops the agent in its object; every reader gets the canceled end", async () => {
+    const first = await post(`${base}/process`, waitBody());
+    const id = first.headers.get("x-agentwire-run-id");
+    const onFirst = StreamAssembler.collect(first, { protocol: "agent-api" });
+    const other = StreamAssembler.collect(await fetch(`${base}/process/${id}`, { headers: { accept: "text/event-stream" } }), { protocol: "agent-api" });
+    const canceled = await post(`${base}/process/${id}/cancel`, {});
+    assert.equal(canceled.status, 200);
+    assert.deepEqual(await canceled.json(), { id, status: "ended" });
+    assert.equal((await onFirst).outcome, "canceled");
+    assert.equal((await other).outcome, "canceled");
+  });
+  await check("one running run per session across objects (409 SESSION_BUSY); free once it ended", async () => {
+    const first = await post(`${base}/process`, waitBody("busy"));
+    assert.equal(first.status, 200);
+    const id = first.headers.get("x-agentwire-run-id");
+    const second = await post(`${base}/process`, waitBody("busy"));
+    assert.equal(second.status, 409);
+    assert.equal((await second.json()).error.code, "SESSION_BUSY");
+    await post(`${base}/process/${id}/cancel`, {});
+    await first.body.cancel();
+    const third = await post(`${base}/process`, waitBody("busy"));
+    assert.equal(third.status, 200);
+    await post(`${base}/process/${third.headers.get("x-agentwire-run-id")}/cancel`, {});
+    await third.body.cancel();
+  });
+  await check("miniflare restarted mid-run (same storage): the logged events, then RUN_LOST; the Responses object says failed", async () => {
+    const started = [];
+    for (const [protocol, path, body] of [
+      ["agent-api", "/process", waitBody()],
+      ["openai-responses", "/compatible-mode/v1/responses", { model: "m", input: "wait", stream: true }],
+    ]) {
+      const res = await post(`${base}${path}`, body);
+      const id = res.headers.get("x-agentwire-run-id");
+      const reader = res.body.getReader();
+      for (let seen = ""; !seen.includes("working on it"); ) seen += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      started.push({ protocol, path, id });
+    }
+    await mf.dispose();
+    mf = new Miniflare(config);
+    base = (await mf.ready).origin;
+    for (const { protocol, path, id } of started) {
+      const res = await fetch(`${base}${path}/${id}`, { headers: { accept: "text/event-stream" } });
+      assert.equal(res.status, 200, protocol);
+      const snapshot = await StreamAssembler.collect(res, { protocol });
+      assert.equal(snapshot.outcome, "failed", protocol);
+      assert.match(JSON.stringify(snapshot), /working on it/, `${protocol}: the logged events first`);
+      if (protocol === "agent-api") assert.equal(snapshot.error.code, "RUN_LOST");
+    }
+    const response = await (await fetch(`${base}/compatible-mode/v1/responses/${started[1].id}`)).json();
+    assert.equal(response.status, "failed");
+    assert.equal(response.output[0].content[0].text, "working on it");
+  });
+} catch (e) {
+  results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
+} finally {
+  await mf.dispose();
+  rmSync(persist, { recursive: true, force: true });
+}
+process.exitCode = report("durable objects", results) === 0 ? 0 : 1;
