@@ -208,6 +208,16 @@ function cursorOf(request, url) {
 }
 
 /** A run's owner as stored: what `authorize` returned, as JSON text (null without authorize). */
+/** The run id of a path segment (percent-decoded), or `null` when empty or badly escaped. */
+function runIdOfPath(segment) {
+  if (segment === "") return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 /** An owner as a front instance passed it to a run's object (already `ownerOf`'s text). */
 class OwnerText {
   constructor(text) {
@@ -403,14 +413,10 @@ export class AgentApp {
     for (const { base, protocol } of this.#runRoutes) {
       if (!url.pathname.startsWith(`${base}/`)) continue;
       const rest = url.pathname.slice(base.length + 1).split("/");
-      if (rest.length === 1 && rest[0] !== "") {
-        const id = decodeURIComponent(rest[0]);
-        return new Map([["GET", (r, c) => this.#resume(r, c, protocol, id)]]);
-      }
-      if (rest.length === 2 && rest[0] !== "" && rest[1] === "cancel") {
-        const id = decodeURIComponent(rest[0]);
-        return new Map([["POST", (r, c) => this.#cancelRoute(r, c, protocol, id)]]);
-      }
+      const id = runIdOfPath(rest[0]);
+      if (id === null) continue;
+      if (rest.length === 1) return new Map([["GET", (r, c) => this.#resume(r, c, protocol, id)]]);
+      if (rest.length === 2 && rest[1] === "cancel") return new Map([["POST", (r, c) => this.#cancelRoute(r, c, protocol, id)]]);
     }
     return undefined;
   }
@@ -461,7 +467,8 @@ export class AgentApp {
     let body;
     const run = this.#runRoutes.find(({ base }) => url.pathname.startsWith(`${base}/`));
     if (run) {
-      id = decodeURIComponent(url.pathname.slice(run.base.length + 1).split("/")[0]);
+      id = runIdOfPath(url.pathname.slice(run.base.length + 1).split("/")[0]);
+      if (id === null) return null;
     } else if (request.method === "POST" && [paths.process, paths.responses, paths.agUi, paths.a2a].includes(url.pathname)) {
       body = await this.#body(request);
       id = this.#runIdOf(url.pathname, body, request);

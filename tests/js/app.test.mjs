@@ -272,10 +272,13 @@ test("a client going away leaves a run going, or stops it with cancelOnDisconnec
   }
 });
 
-test("a seeded corpus of 1,200 malformed requests on every route: 4xx or JSON-RPC errors, never a 500", async () => {
+test("a seeded corpus of 1,200 malformed requests on every route (run routes too): 4xx or JSON-RPC errors, never a 500", async () => {
   const app = new AgentApp({ agent: scripted, maxBodyBytes: 64 * 1024 });
   const next = xorshift32(99);
-  const routes = ["/process", "/compatible-mode/v1/responses", "/ag-ui", "/a2a", "/", "/health", "/.well-known/agent-card.json", "/x"];
+  const routes = ["/process", "/compatible-mode/v1/responses", "/ag-ui", "/a2a", "/", "/health", "/.well-known/agent-card.json", "/x",
+    // Run routes with bad escapes, unknown ids and bad cursors.
+    "/process/%E0%A4%A", "/process/%/cancel", "/compatible-mode/v1/responses/%ZZ?stream=true", "/ag-ui/x%2Fy", "/ag-ui/%C0%80/cancel",
+    "/process/abc?starting_after=-1", "/process/abc?starting_after=99999999999999999999", "/compatible-mode/v1/responses/r?starting_after=1e3"];
   const valid = {
     "/process": '{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}',
     "/compatible-mode/v1/responses": '{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]}]}',
@@ -295,6 +298,7 @@ test("a seeded corpus of 1,200 malformed requests on every route: 4xx or JSON-RP
     const method = ["POST", "POST", "POST", "GET", "PUT", "DELETE"][next() % 6];
     const headers = { "content-type": ["application/json", "text/html", "application/json; charset=utf-8", ""][next() % 4] };
     if (next() % 3 === 0) headers["a2a-version"] = ["1.0", "0.3", "9", "x"][next() % 4];
+    if (next() % 4 === 0) headers["last-event-id"] = ["", "-1", "1e3", "x", "99999999999999999999", "7"][next() % 6];
     const request = new Request(`http://app${route}`, { method, headers, body: method === "GET" ? undefined : body });
     const response = await app.fetch(request);
     assert.ok(response.status < 500, `${method} ${route} ${body.slice(0, 80)} → ${response.status}`);

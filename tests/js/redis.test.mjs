@@ -176,12 +176,12 @@ function essence(snapshot) {
 }
 
 /** Two AgentApps (A and B) on node:http, each with its own client and store on one Redis. */
-async function twoInstances(agent, storeOptions = {}) {
+async function twoInstances(agent, storeOptions = {}, runOptions = {}) {
   const prefix = `app${crypto.randomUUID()}:`;
   const made = [];
   for (const name of ["A", "B"]) {
     const store = new RedisRunStore(await client(), { prefix, pollMs: 200, ...storeOptions });
-    const app = new AgentApp({ agent, runs: { store } });
+    const app = new AgentApp({ agent, runs: { store, ...runOptions } });
     const { server, base } = await listen(app);
     made.push({ name, store, app, server, base });
   }
@@ -358,5 +358,25 @@ test("instance loss: the process running the agent is killed; readers on the oth
     onB.server.close();
     await b.close();
     await store.close();
+  }
+});
+
+test("a run nobody reads is abandoned by the instance running it; a reader on another instance keeps it going", { skip }, async () => {
+  const counter = { aborted: 0 };
+  const { a, b, close } = await twoInstances(waitingAgent(counter), { pollMs: 50 }, { abandonAfterMs: 400 });
+  try {
+    const first = await post(`${a.base}/process`, REQUESTS["agent-api"].body("abandon"));
+    const id = first.headers.get("x-agentwire-run-id");
+    await first.body.cancel();
+    // A reader on B: its polls tell A that the run is read.
+    const reader = (await fetch(`${b.base}/process/${id}`, { headers: { accept: "text/event-stream" } })).body.getReader();
+    await sleep(1_200);
+    assert.equal(counter.aborted, 0, "read on B: not abandoned");
+    await reader.cancel();
+    for (let i = 0; i < 100 && counter.aborted === 0; i++) await sleep(20);
+    assert.equal(counter.aborted, 1, "unread: abandoned");
+    assert.equal((await a.store.get(id)).status, "ended");
+  } finally {
+    await close();
   }
 });
