@@ -25,7 +25,101 @@ export class RunStoreError extends Error {
 }
 
 /**
- * Runs kept in this process's memory: one log per run (events in order, each `{id, bytes}`),
+ * A run's log in memory: segments of consecutive events (one per append: their bytes in one
+ * array, an end offset per event), so an event costs 4 bytes above its own. The oldest events
+ * are dropped one at a time (`dropFirst`), a segment once all of its are.
+ */
+class EventLog {
+  #segments = []; // #segments[#head] is the oldest kept
+  #head = 0;
+  /** The id of the first event kept, the id the next event takes, events and bytes kept. */
+  first = 0;
+  next = 0;
+  count = 0;
+  bytes = 0;
+
+  /** Appends events (`{id, bytes}`, ids consecutive, following the last). */
+  push(events) {
+    const ends = new Uint32Array(events.length);
+    let size = 0;
+    events.forEach((e, i) => {
+      size += e.bytes.byteLength;
+      ends[i] = size;
+    });
+    let bytes = contiguous(events, size);
+    if (bytes === null) {
+      bytes = new Uint8Array(size);
+      let at = 0;
+      for (const e of events) {
+        bytes.set(e.bytes, at);
+        at += e.bytes.byteLength;
+      }
+    }
+    if (this.count === 0) this.first = events[0].id;
+    this.#segments.push({ first: events[0].id, start: 0, ends, bytes });
+    this.count += events.length;
+    this.bytes += size;
+    this.next = events[events.length - 1].id + 1;
+  }
+
+  /** Drops the oldest event kept. */
+  dropFirst() {
+    const seg = this.#segments[this.#head];
+    const { start, ends } = seg;
+    this.bytes -= ends[start] - (start === 0 ? 0 : ends[start - 1]);
+    this.count--;
+    this.first++;
+    seg.start++;
+    if (seg.start === ends.length) {
+      this.#segments[this.#head] = undefined;
+      this.#head++;
+      if (this.#head * 2 >= this.#segments.length) {
+        this.#segments = this.#segments.slice(this.#head);
+        this.#head = 0;
+      }
+    }
+  }
+
+  /** The bytes of the events kept from id `from` on (empty when none), as one new array. */
+  from(from) {
+    from = Math.max(from, this.first);
+    if (from >= this.next) return new Uint8Array(0);
+    // The segment holding `from`: the last whose first id is at most `from`.
+    let lo = this.#head;
+    let hi = this.#segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#segments[mid].first <= from) lo = mid;
+      else hi = mid - 1;
+    }
+    const parts = [];
+    for (let i = lo; i < this.#segments.length; i++) {
+      const { first, ends, bytes } = this.#segments[i];
+      const k = i === lo ? from - first : 0;
+      parts.push(k === 0 ? bytes : bytes.subarray(ends[k - 1]));
+    }
+    // A copy: what readers get is theirs.
+    return parts.length === 1 ? parts[0].slice() : concatBytes(parts);
+  }
+}
+
+/**
+ * The events' bytes as one view when they lie one after the other in one buffer not much larger
+ * than them (a builder's chunk, split): no copy. Otherwise `null`.
+ */
+function contiguous(events, size) {
+  const { buffer, byteOffset } = events[0].bytes;
+  if (buffer.byteLength > 2 * size + 64) return null;
+  let at = byteOffset;
+  for (const e of events) {
+    if (e.bytes.buffer !== buffer || e.bytes.byteOffset !== at) return null;
+    at += e.bytes.byteLength;
+  }
+  return new Uint8Array(buffer, byteOffset, size);
+}
+
+/**
+ * Runs kept in this process's memory: one log per run (an `EventLog`),
  * bounded by `maxEvents` and `maxBytes` (the oldest events are dropped first; a cursor before
  * what is kept is `RUN_GONE`), kept `retentionMs` after the run ends (then `RUN_GONE` until
  * twice that, then unknown).
@@ -63,11 +157,7 @@ export class MemoryRunStore {
       id, protocol, session, principal, meta,
       status: "running",
       endedAt: 0,
-      events: [], // the log; events[head] is the oldest kept
-      head: 0,
-      bytes: 0,
-      first: 0, // the id of events[0]
-      next: 0, // the id the next event will have
+      log: new EventLog(), // null once past retention
       waiters: new Set(),
       cancelers: new Set(),
       readers: 0,
@@ -80,26 +170,12 @@ export class MemoryRunStore {
   /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
   async append(id, events) {
     const run = this.#runs.get(id);
-    if (!run || run.status !== "running") return;
-    for (const e of events) {
-      run.events.push(e);
-      run.bytes += e.bytes.byteLength;
-      run.next = e.id + 1;
-    }
-    // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE). The
-    // array is compacted once half of it is dropped, so each event costs O(1) however long
-    // the run.
-    const max = this.#o.maxEvents;
-    while (run.events.length - run.head > 1 && (run.events.length - run.head > max || run.bytes > this.#o.maxBytes)) {
-      run.bytes -= run.events[run.head].bytes.byteLength;
-      run.events[run.head] = undefined;
-      run.head++;
-    }
-    if (run.head > 0 && run.head * 2 >= run.events.length) {
-      run.events = run.events.slice(run.head);
-      run.head = 0;
-    }
-    if (run.events.length > run.head) run.first = run.events[run.head].id;
+    if (!run || run.status !== "running" || events.length === 0) return;
+    const { log } = run;
+    log.push(events);
+    // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
+    // in O(1) however long the run.
+    while (log.count > 1 && (log.count > this.#o.maxEvents || log.bytes > this.#o.maxBytes)) log.dropFirst();
     this.#wake(run);
   }
 
@@ -121,10 +197,11 @@ export class MemoryRunStore {
     this.#sweep();
     const run = this.#runs.get(id);
     if (!run) return null;
+    const { first, next } = run.log ?? run.gone;
     return {
       id: run.id, protocol: run.protocol, session: run.session, principal: run.principal, meta: run.meta,
-      status: run.status, first: run.first, next: run.next, readers: run.readers, lastRead: run.lastRead,
-      gone: run.events === null,
+      status: run.status, first, next, readers: run.readers, lastRead: run.lastRead,
+      gone: run.log === null,
     };
   }
 
@@ -137,9 +214,9 @@ export class MemoryRunStore {
   async read(id, after = -1, signal = undefined) {
     const run = this.#runs.get(id);
     if (!run) throw new RunStoreError("NOT_FOUND", `No run ${id}.`);
-    if (run.events === null) throw new RunStoreError("RUN_GONE", `Run ${id} is no longer kept.`);
-    if (after + 1 < run.first) {
-      throw new RunStoreError("RUN_GONE", `Run ${id} keeps events from ${run.first}; ${after + 1} is gone.`);
+    if (run.log === null) throw new RunStoreError("RUN_GONE", `Run ${id} is no longer kept.`);
+    if (after + 1 < run.log.first) {
+      throw new RunStoreError("RUN_GONE", `Run ${id} keeps events from ${run.log.first}; ${after + 1} is gone.`);
     }
     return this.#follow(run, after, signal);
   }
@@ -150,16 +227,17 @@ export class MemoryRunStore {
     try {
       for (;;) {
         if (signal?.aborted) return;
-        if (run.events === null) return;
-        const start = run.head + Math.max(0, cursor + 1 - run.first);
-        if (start < run.events.length) {
-          const batch = run.events.slice(start);
-          cursor = batch[batch.length - 1].id;
+        const { log } = run;
+        if (log === null) return;
+        if (cursor + 1 < log.next) {
+          // Events dropped by the caps meanwhile are skipped (as a reader too slow for them).
+          const chunk = log.from(cursor + 1);
+          cursor = log.next - 1;
           run.lastRead = Date.now();
-          yield concatBytes(batch.map((e) => e.bytes));
+          yield chunk;
           continue;
         }
-        if (run.status === "lost") throw new RunStoreError("RUN_LOST", `The instance running run ${run.id} went away.`, run.next);
+        if (run.status === "lost") throw new RunStoreError("RUN_LOST", `The instance running run ${run.id} went away.`, log.next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
           const wake = () => {
@@ -180,9 +258,8 @@ export class MemoryRunStore {
   /** The events of run `id` kept now, as one chunk (not following the run): empty when unknown or gone. */
   async log(id) {
     const run = this.#runs.get(id);
-    if (!run || run.events === null) return new Uint8Array(0);
-    const kept = run.events.slice(run.head);
-    return kept.length ? concatBytes(kept.map((e) => e.bytes)) : new Uint8Array(0);
+    if (!run || run.log === null) return new Uint8Array(0);
+    return run.log.from(run.log.first);
   }
 
   /** Asks the instance running `id` to stop it; false when it is not running. */
@@ -221,10 +298,9 @@ export class MemoryRunStore {
       if (now - run.endedAt > 2 * this.#o.retentionMs) {
         this.#runs.delete(id);
         if (this.#sessions.get(run.session) === id) this.#sessions.delete(run.session);
-      } else if (now - run.endedAt > this.#o.retentionMs && run.events !== null) {
-        run.events = null;
-        run.head = 0;
-        run.bytes = 0;
+      } else if (now - run.endedAt > this.#o.retentionMs && run.log !== null) {
+        run.gone = { first: run.log.first, next: run.log.next };
+        run.log = null;
       }
     }
   }
