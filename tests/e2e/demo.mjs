@@ -23,7 +23,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { resolveEntry } from "../js/runners/resolve.mjs";
-import { report } from "../js/runners/tap.mjs";
+import { checks, report } from "../js/runners/tap.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const project = process.argv[2];
@@ -33,16 +33,7 @@ const { StreamAssembler } = await import(pathToFileURL(resolveEntry(project, "ag
 const SCREENSHOT = join(ROOT, "test-results", "demo.png");
 const XSS = `What's the weather in Paris? <img src=x onerror="window.__xss=1">`;
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-  } catch (e) {
-    results.push({ name, ok: false, error: e?.stack ?? String(e) });
-  }
-  console.error(`# ${results.at(-1).ok ? "ok" : "FAILED"}: ${name}`); // progress, before the report
-}
+const { results, check } = checks({ progress: true }); // progress on stderr, before the report
 function ok(value, what) {
   if (!value) throw new Error(what);
 }

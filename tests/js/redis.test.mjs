@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { AgentApp, RedisRunStore, StreamAssembler } from "agentwire";
 import { xorshift32 } from "./reference-streams.mjs";
-import { listen, post } from "./http-helpers.mjs";
+import { listen, post, readWithCuts } from "./http-helpers.mjs";
+import { slowAgent } from "./scripted-agent.mjs";
 import { startRedis } from "./redis-server.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
@@ -134,22 +135,6 @@ test("a lapsed lease makes the run lost: readers get RUN_LOST after the logged e
   }
 });
 
-/** A scripted agent that takes its time: a tool call, then 40 words, each after `pause` ms. */
-function slowAgent(pause = 2) {
-  return async (request, rb, { signal }) => {
-    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-    call.arguments('{"city":"杭州"}');
-    call.complete();
-    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-    const text = rb.message().content("text");
-    for (let i = 0; i < 40; i++) {
-      if (signal.aborted) return;
-      text.delta(`w${i}é `);
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  };
-}
-
 /** Waits until aborted (or 20 s). */
 function waitingAgent(counter) {
   return async (request, rb, { signal }) => {
@@ -210,27 +195,11 @@ test("a run started on instance A, cut anywhere, resumes on instance B with Last
         const first = await post(`${a.base}${path}`, body(session));
         const id = first.headers.get("x-agentwire-run-id");
         const asm = new StreamAssembler({ protocol });
-        let reader = first.body.getReader();
-        let cuts = 1 + (next() % 3);
         let on = a;
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          if (cuts > 0 && next() % 3 === 0) {
-            asm.push(value.subarray(0, next() % (value.length + 1)));
-            await reader.cancel();
-            asm.connectionLost();
-            cuts--;
-            on = on === a ? b : a; // resume on the other instance
-            const headers = asm.lastEventId === null ? { accept: "text/event-stream" } : { "last-event-id": asm.lastEventId };
-            const resumed = await fetch(`${on.base}${path}/${id}`, { headers });
-            assert.equal(resumed.status, 200);
-            reader = resumed.body.getReader();
-            continue;
-          }
-          asm.push(value);
-        }
-        asm.finish();
+        await readWithCuts(first, asm, next, (cut) => {
+          on = on === a ? b : a; // resume on the other instance
+          return fetch(`${on.base}${path}/${id}`, { headers: cut.lastEventId === null ? { accept: "text/event-stream" } : { "last-event-id": cut.lastEventId } });
+        });
         assert.equal(asm.outcome, "completed", `${protocol} trial ${trial}`);
         assert.equal(essence(asm.snapshot()), essence(whole), `${protocol} trial ${trial}`);
         asm.free();

@@ -8,27 +8,11 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { AgentApp, MemoryRunStore, StreamAssembler } from "agentwire";
 import { xorshift32 } from "./reference-streams.mjs";
-import { listen, post } from "./http-helpers.mjs";
+import { listen, post, readWithCuts } from "./http-helpers.mjs";
+import { slowAgent } from "./scripted-agent.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
-
-/** A scripted agent that takes its time: a tool call, then 40 words, each after `pause` ms. */
-function slowAgent(pause = 2) {
-  return async (request, rb, { signal }) => {
-    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
-    call.arguments('{"city":');
-    call.arguments('"杭州"}');
-    call.complete();
-    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
-    const text = rb.message().content("text");
-    for (let i = 0; i < 40; i++) {
-      if (signal.aborted) return;
-      text.delta(`w${i}é `);
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  };
-}
 
 const REQUESTS = {
   "agent-api": { path: "/process", body: (s) => ({ input: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }], session_id: s }) },
@@ -57,26 +41,8 @@ test("a reader cut anywhere resumes with Last-Event-ID and assembles the uninter
         // Ids the server makes carry a random UUID (122 bits); AG-UI's runId is the client's.
         assert.ok(protocol === "ag-ui" ? id === `run-${session}` : /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id), id);
         const asm = new StreamAssembler({ protocol });
-        let reader = first.body.getReader();
-        let cuts = 1 + (next() % 3);
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          if (cuts > 0 && next() % 3 === 0) {
-            // Cut inside this chunk, at a random byte: the rest of it is lost with the connection.
-            asm.push(value.subarray(0, next() % (value.length + 1)));
-            await reader.cancel();
-            asm.connectionLost();
-            cuts--;
-            const headers = asm.lastEventId === null ? {} : { "last-event-id": asm.lastEventId };
-            const resumed = await fetch(`${base}${path}/${id}?stream=true`, { headers });
-            assert.equal(resumed.status, 200);
-            reader = resumed.body.getReader();
-            continue;
-          }
-          asm.push(value);
-        }
-        asm.finish();
+        await readWithCuts(first, asm, next, (cut) =>
+          fetch(`${base}${path}/${id}?stream=true`, { headers: cut.lastEventId === null ? {} : { "last-event-id": cut.lastEventId } }));
         assert.equal(asm.outcome, "completed", `${protocol} trial ${trial}`);
         assert.equal(essence(asm.snapshot()), essence(whole), `${protocol} trial ${trial}`);
         assert.equal(asm.replayed, 0, "a Last-Event-ID resume resends nothing");

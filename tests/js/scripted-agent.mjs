@@ -31,3 +31,20 @@ export function chaosAgent(words = 30, pause = 1) {
     }
   };
 }
+
+/** A scripted agent that takes its time: a tool call, then 40 words, each after `pause` ms. */
+export function slowAgent(pause = 2) {
+  return async (request, rb, { signal }) => {
+    const call = rb.toolCall({ type: "function", callId: "call_1", name: "get_weather" });
+    call.arguments('{"city":');
+    call.arguments('"杭州"}');
+    call.complete();
+    rb.toolOutput({ type: "function", callId: "call_1", name: "get_weather", output: "Sunny" });
+    const text = rb.message().content("text");
+    for (let i = 0; i < 40; i++) {
+      if (signal.aborted) return;
+      text.delta(`w${i}é `);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  };
+}

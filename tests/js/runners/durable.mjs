@@ -13,7 +13,7 @@ import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
-import { report } from "./tap.mjs";
+import { checks, report } from "./tap.mjs";
 
 const project = process.argv[2];
 if (!project) throw new Error("usage: durable.mjs <project dir>");
@@ -58,15 +58,7 @@ const config = {
   durableObjectsPersist: persist,
 };
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-  } catch (e) {
-    results.push({ name, ok: false, error: e?.stack ?? String(e) });
-  }
-}
+const { results, check } = checks();
 const post = (url, body, headers = {}) => fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 const waitBody = (session) => ({ input: [{ role: "user", content: [{ type: "text", text: "wait" }] }], ...(session ? { session_id: session } : {}) });
 

@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { readdirSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
-import { report } from "./tap.mjs";
+import { checks, report } from "./tap.mjs";
 
 const project = process.argv[2];
 if (!project) throw new Error("usage: handlers.mjs <project dir>");
@@ -27,15 +27,7 @@ const DELAY_MS = 30;
 const TOTAL_STEPS = 12;
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-  } catch (e) {
-    results.push({ name, ok: false, error: e?.stack ?? String(e) });
-  }
-}
+const { results, check } = checks();
 function expect(actual, expected, what) {
   const a = JSON.stringify(actual), b = JSON.stringify(expected);
   if (a !== b) throw new Error(`${what}: got ${a}, expected ${b}`);

@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
 import { chromium } from "playwright-core";
 import { resolveEntry } from "./resolve.mjs";
-import { report } from "./tap.mjs";
+import { checks, report } from "./tap.mjs";
 
 const project = process.argv[2];
 if (!project) throw new Error("usage: readme.mjs <project dir>");
@@ -33,15 +33,7 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
 const blocks = Object.fromEntries([...readme.matchAll(/<!-- tested: (\S+) -->\n```\w+\n([\s\S]*?)\n```/g)].map((m) => [m[1], m[2]]));
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-  } catch (e) {
-    results.push({ name, ok: false, error: e?.stack ?? String(e) });
-  }
-}
+const { results, check } = checks();
 function equal(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
 }

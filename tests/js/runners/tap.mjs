@@ -31,3 +31,21 @@ export async function runCases(cases, api, assert) {
   }
   return results;
 }
+
+/**
+ * The results of a runner and its `check(name, fn)`: runs `fn`, recording whether it threw (with
+ * `progress`, each outcome is also printed to stderr as it comes).
+ */
+export function checks({ progress = false } = {}) {
+  const results = [];
+  async function check(name, fn) {
+    try {
+      await fn();
+      results.push({ name, ok: true });
+    } catch (e) {
+      results.push({ name, ok: false, error: e?.stack ?? String(e) });
+    }
+    if (progress) console.error(`# ${results.at(-1).ok ? "ok" : "FAILED"}: ${name}`);
+  }
+  return { results, check };
+}

@@ -9,7 +9,7 @@ import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
-import { report } from "./tap.mjs";
+import { checks, report } from "./tap.mjs";
 
 const project = process.argv[2];
 if (!project) throw new Error("usage: workerd.mjs <project dir>");
@@ -86,15 +86,7 @@ const appMf = new Miniflare({
   modules: [esm(appWorkerPath), esm(join(project, "tests/scripted-agent.mjs")), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
 });
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push({ name, ok: true });
-  } catch (e) {
-    results.push({ name, ok: false, error: e?.stack ?? String(e) });
-  }
-}
+const { results, check } = checks();
 function expect(actual, expected, what) {
   const a = JSON.stringify(actual), b = JSON.stringify(expected);
   if (a !== b) throw new Error(`${what}: got ${a}, expected ${b}`);
