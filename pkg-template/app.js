@@ -208,6 +208,16 @@ function cursorOf(request, url) {
 }
 
 /** A run's owner as stored: what `authorize` returned, as JSON text (null without authorize). */
+/**
+ * The store key of run (or session) `id` as `principal` names it: the id itself without
+ * `authorize`, else the owner's and the id together, so that principals never meet in a store
+ * (an id or session of someone else's is as unknown as one nobody used).
+ */
+function scoped(principal, id) {
+  const owner = ownerOf(principal);
+  return owner === null || id === null ? id : `${owner.length}:${owner}${id}`;
+}
+
 /** The run id of a path segment (percent-decoded), or `null` when empty or badly escaped. */
 function runIdOfPath(segment) {
   if (segment === "") return null;
@@ -483,7 +493,8 @@ export class AgentApp {
     const namespace = this.#o.runs.durableObject(env);
     const headers = new Headers(request.headers);
     headers.set(INTERNAL_HEADER, JSON.stringify({ runId: id, owner: ownerOf(principal) }));
-    return namespace.get(namespace.idFromName(id)).fetch(request.url, { method: request.method, headers, body });
+    // The object is named by the run's store key (the caller's own: see `scoped`).
+    return namespace.get(namespace.idFromName(scoped(principal, id))).fetch(request.url, { method: request.method, headers, body });
   }
 
   /** The id of the run a start request makes (the client's, or a new one); `null` if none. */
@@ -556,18 +567,22 @@ export class AgentApp {
    * agent into a builder stream of `protocol` with event ids, and logs every event. The agent's
    * `signal` aborts on cancel, abandonment and `close()`, not on a disconnect. Returns its id.
    */
-  async #startRun(request, { id, protocol, session, principal, agentRequest, builderOptions, meta }, ctx) {
+  async #startRun(request, { id: visibleId, protocol, session, principal, agentRequest, builderOptions, meta }, ctx) {
     const o = this.#o;
     const store = o.runs.store;
+    const id = scoped(principal, visibleId);
     try {
       // The builder's options go with the run: any instance can then write its terminal event
       // should the instance running it go away (RUN_LOST).
       await store.start({
-        id, protocol, session: session ?? null, principal: ownerOf(principal), exclusive: !o.runs.concurrentSessions,
+        id, protocol, session: scoped(principal, session ?? null), principal: ownerOf(principal), exclusive: !o.runs.concurrentSessions,
         meta: { ...meta, builder: builderOptions },
       });
     } catch (e) {
-      if (e?.code === "SESSION_BUSY") throw new HttpError("SESSION_BUSY", e.message);
+      if (e?.code === "SESSION_BUSY") {
+        // Neither the other run's id nor whose it is: only that this caller must wait.
+        throw new HttpError("SESSION_BUSY", session == null ? `A run ${visibleId} exists already.` : `Session ${session} has a run going.`);
+      }
       throw e;
     }
     const report = (error) => this.#report(error, request, { agentRequest });
@@ -590,6 +605,7 @@ export class AgentApp {
       const reader = stream.getReader();
       const log = new RunLog(store, id);
       let held = true;
+      let status = "ended";
       try {
         for (;;) {
           const { done: end, value } = await reader.read();
@@ -603,27 +619,31 @@ export class AgentApp {
           }
         }
         const failure = await log.flush();
-        if (failure?.code === "RUN_LOST") {
-          // Declared lost (this instance stopped renewing its lease in time): readers have its
-          // terminal event already; the agent stops.
-          held = false;
+        if (failure) {
+          // The store refused events: the run cannot be logged to its end, so it stops. Declared
+          // lost elsewhere (RUN_LOST: this instance did not renew its lease in time), readers
+          // have its terminal event already; otherwise it is marked lost here, and they get it.
+          status = "lost";
+          held = failure.code !== "RUN_LOST";
           stopper.abort();
           reader.cancel().catch(() => {});
-        } else if (failure) {
-          throw failure;
+          if (held) report(failure);
         }
       } catch (e) {
         report(e);
+        status = "lost";
+        stopper.abort();
+        reader.cancel().catch(() => {});
       } finally {
         try {
-          if (held) await store.end(id);
+          if (held) await store.end(id, status);
         } catch (e) {
           report(e);
         }
         this.#live.delete(id);
       }
     })();
-    this.#live.set(id, { stop, done });
+    this.#live.set(id, { stop, done, waiting: 0 });
     ctx?.waitUntil?.(done);
     this.#watch();
     return { id, done };
@@ -640,8 +660,17 @@ export class AgentApp {
         return;
       }
       const now = Date.now();
-      for (const run of await this.#o.runs.store.running()) {
-        if (this.#live.has(run.id) && run.readers === 0 && now - run.lastRead > abandonAfterMs) this.#live.get(run.id).stop();
+      let running;
+      try {
+        running = await this.#o.runs.store.running();
+      } catch (e) {
+        this.#report(e, undefined, { during: "abandonment check" });
+        return; // the store is unreachable: try again at the next tick
+      }
+      for (const run of running) {
+        const live = this.#live.get(run.id);
+        // A client waiting for a run's end (a non-streamed answer) reads it too.
+        if (live && live.waiting === 0 && run.readers === 0 && now - run.lastRead > abandonAfterMs) live.stop();
       }
     }, Math.max(50, Math.min(1000, abandonAfterMs / 4)));
     this.#sweeper.unref?.();
@@ -664,24 +693,28 @@ export class AgentApp {
       if (e?.code === "NOT_FOUND") throw new HttpError("NOT_FOUND", e.message);
       throw e;
     }
-    iterable = this.#untilLost(id, iterable);
+    iterable = this.#untilLost(id, after, iterable);
     if (rewrite) iterable = mapChunks(iterable, rewrite);
     const cancelOnDisconnect = this.#o.runs.cancelOnDisconnect;
     return streamOf(iterable, () => {
       gone.abort();
-      if (cancelOnDisconnect) store.cancel(id);
+      if (cancelOnDisconnect) store.cancel(id).catch((e) => this.#report(e, undefined, { during: "cancel on disconnect" }));
     });
   }
 
-  /** `iterable`, then, if it throws `RUN_LOST`, the run's terminal failure event. */
-  async *#untilLost(id, iterable) {
+  /**
+   * `iterable`, then, if it throws `RUN_LOST`, the run's terminal failure event (unless the
+   * reader's cursor `after` is past it already).
+   */
+  async *#untilLost(id, after, iterable) {
     try {
       yield* iterable;
     } catch (e) {
       if (e?.code !== "RUN_LOST") throw e;
       const run = await this.#o.runs.store.get(id);
       if (!run) throw e;
-      yield await this.#lostEvent({ ...run, next: e.next ?? run.next });
+      const next = e.next ?? run.next;
+      if (after < next) yield await this.#lostEvent({ ...run, next });
     }
   }
 
@@ -725,13 +758,17 @@ export class AgentApp {
     return run?.status === "lost" ? concatBytes([log, await this.#lostEvent(run, log)]) : log;
   }
 
-  /** Run `id` as the caller may see it (404 for anyone but its owner, so existence does not leak). */
+  /**
+   * Run `id` as the caller may see it (404 for anyone but its owner, so existence does not
+   * leak), with `key`, its store key.
+   */
   async #ownRun(id, principal, protocol) {
-    const run = await this.#o.runs.store.get(id);
+    const key = scoped(principal, id);
+    const run = await this.#o.runs.store.get(key);
     if (!run || run.principal !== ownerOf(principal) || (protocol && run.protocol !== protocol)) {
       throw new HttpError("NOT_FOUND", `No run ${id}.`);
     }
-    return run;
+    return { ...run, key };
   }
 
   /** `GET <route>/<id>`: resume after `Last-Event-ID` / `starting_after`; Responses: the response so far. */
@@ -743,10 +780,10 @@ export class AgentApp {
     const wantsStream = url.searchParams.get("stream") === "true" || request.headers.has("last-event-id")
       || (request.headers.get("accept") ?? "").includes("text/event-stream");
     if (protocol === "openai-responses" && !wantsStream) {
-      return json(await this.#responseSoFar(id));
+      return json(await this.#responseSoFar(run.key));
     }
     const after = cursorOf(request, url);
-    return new Response(await this.#reader(id, after), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(run.key, after), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   /** The OpenAI Responses `response` object of run `id` as its log stands. */
@@ -769,18 +806,25 @@ export class AgentApp {
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */
   async #cancelRoute(request, { principal }, protocol, id) {
     const store = this.#o.runs.store;
-    await this.#ownRun(id, principal, protocol);
-    await store.cancel(id);
-    await this.#ended(id);
-    if (protocol === "openai-responses") return json(await this.#responseSoFar(id));
-    const run = await store.get(id);
+    const { key } = await this.#ownRun(id, principal, protocol);
+    await store.cancel(key);
+    await this.#ended(key);
+    if (protocol === "openai-responses") return json(await this.#responseSoFar(key));
+    const run = await store.get(key);
     return json({ id, status: run?.status ?? "ended" });
   }
 
   /** Resolves when run `id` has ended (its log holds the terminal event). */
   async #ended(id) {
     const live = this.#live.get(id);
-    if (live) return live.done;
+    if (live) {
+      live.waiting++;
+      try {
+        return await live.done;
+      } finally {
+        live.waiting--;
+      }
+    }
     // Run elsewhere: follow its log to the end.
     try {
       for await (const _ of await this.#o.runs.store.read(id, Number.MAX_SAFE_INTEGER - 1)) {
@@ -795,17 +839,17 @@ export class AgentApp {
     const agentRequest = await this.#agentRequest(request, "parseRequest");
     const id = runId ?? agentRequest.id ?? randomId("response_");
     agentRequest.id = id;
-    await this.#startRun(request, {
+    const { id: key } = await this.#startRun(request, {
       id, protocol: "agent-api", session: agentRequest.session_id, principal, agentRequest,
       builderOptions: { protocol: "agent-api", sessionId: agentRequest.session_id ?? undefined, responseId: id },
     }, ctx);
-    return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(key, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   async #responses(request, { principal, ctx, runId }) {
     const agentRequest = await this.#agentRequest(request, "responsesRequest");
     const id = runId ?? randomId("resp_");
-    await this.#startRun(request, {
+    const { id: key } = await this.#startRun(request, {
       id, protocol: "openai-responses", session: agentRequest.session_id, principal, agentRequest,
       builderOptions: {
         protocol: "openai-responses",
@@ -815,18 +859,18 @@ export class AgentApp {
       },
     }, ctx);
     if (agentRequest.stream) {
-      return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+      return new Response(await this.#reader(key, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
     }
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
-    await this.#ended(id);
-    return json(await this.#responseSoFar(id));
+    await this.#ended(key);
+    return json(await this.#responseSoFar(key));
   }
 
   async #agUi(request, { principal, ctx, runId }) {
     const agentRequest = await this.#agentRequest(request, "agUiRequest");
     const id = runId ?? agentRequest.id ?? randomId("run_");
     agentRequest.id = id;
-    await this.#startRun(request, {
+    const { id: key } = await this.#startRun(request, {
       id, protocol: "ag-ui", session: agentRequest.session_id, principal, agentRequest,
       builderOptions: {
         protocol: "ag-ui",
@@ -836,7 +880,7 @@ export class AgentApp {
         responseId: id,
       },
     }, ctx);
-    return new Response(await this.#reader(id, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
+    return new Response(await this.#reader(key, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id } });
   }
 
   #card(request) {
@@ -869,8 +913,10 @@ export class AgentApp {
     const errorOf = (reason, message) => json(a2aError(reason, message, { id: rpc.id, version: rpc.version }));
     const answer = (result) => json({ jsonrpc: "2.0", id: rpc.id, result });
     const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
+    // The task's store key (tasks are the caller's own: see `scoped`).
+    const key = scoped(principal, rpc.taskId ?? null);
     const task = async () => {
-      const run = await this.#o.runs.store.get(rpc.taskId);
+      const run = await this.#o.runs.store.get(key);
       if (!run || run.principal !== ownerOf(principal) || run.protocol !== protocol || run.gone) return null;
       return run;
     };
@@ -880,15 +926,15 @@ export class AgentApp {
         return this.#a2aSend(request, rpc, principal, answer, ctx, runId);
       case "GetTask": {
         if (!(await task())) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
-        return answer(a2aTask(await this.#wholeLog(rpc.taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
+        return answer(a2aTask(await this.#wholeLog(key), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).task);
       }
       case "CancelTask": {
         const run = await task();
         if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
         if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
-        await this.#o.runs.store.cancel(rpc.taskId);
-        await this.#ended(rpc.taskId);
-        return answer(a2aTask(await this.#wholeLog(rpc.taskId), { version: rpc.version }).task);
+        await this.#o.runs.store.cancel(key);
+        await this.#ended(key);
+        return answer(a2aTask(await this.#wholeLog(key), { version: rpc.version }).task);
       }
       case "SubscribeToTask": {
         const run = await task();
@@ -899,17 +945,17 @@ export class AgentApp {
         if (request.headers.has("last-event-id")) {
           // agentwire's extension: a reader that has events (with their `id:`) resumes after the
           // last one it applied, without the task first, ended or not.
-          return new Response(await this.#reader(rpc.taskId, cursorOf(request, new URL(request.url)), rewrite), { headers });
+          return new Response(await this.#reader(key, cursorOf(request, new URL(request.url)), rewrite), { headers });
         }
         if (run.status !== "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
         // The task as it stands first (the specification requires it), then what follows.
-        const log = await this.#o.runs.store.log(rpc.taskId);
+        const log = await this.#o.runs.store.log(key);
         const logged = splitEvents(log, new Uint8Array(0)).events;
         const cursor = logged.length ? logged[logged.length - 1].id : -1;
         const folded = a2aTask(log, { version: rpc.version }).task;
         const first = rpc.version === "1.0" ? { task: folded } : folded;
         const head = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: rpc.id, result: first })}\n\n`);
-        const rest = await this.#reader(rpc.taskId, cursor, rewrite);
+        const rest = await this.#reader(key, cursor, rewrite);
         return new Response(prepend(head, rest), { headers });
       }
       case "CreateTaskPushNotificationConfig":
@@ -928,7 +974,7 @@ export class AgentApp {
   async #a2aSend(request, rpc, principal, answer, ctx, runId) {
     const agentRequest = rpc.request;
     const taskId = runId ?? agentRequest.id ?? randomId("task_");
-    const existing = await this.#o.runs.store.get(taskId);
+    const existing = await this.#o.runs.store.get(scoped(principal, taskId));
     if (existing) {
       const why = existing.status === "running" ? `Task ${taskId} is still running.` : `Task ${taskId} has ended.`;
       return json(a2aError("UNSUPPORTED_OPERATION", why, { id: rpc.id, version: rpc.version }));
@@ -949,17 +995,17 @@ export class AgentApp {
       }
       throw e;
     }
-    const { done } = started;
+    const { id: key } = started;
     if (rpc.streaming) {
-      return new Response(await this.#reader(taskId, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": taskId } });
+      return new Response(await this.#reader(key, -1), { headers: { ...SSE_HEADERS, "x-agentwire-run-id": taskId } });
     }
     if (rpc.returnImmediately) {
       // Answer with the task as soon as it exists; the run goes on.
-      for await (const _ of await this.#o.runs.store.read(taskId, -1)) break;
+      for await (const _ of await this.#o.runs.store.read(key, -1)) break;
     } else {
-      await done;
+      await this.#ended(key);
     }
-    return answer(a2aTask(await this.#wholeLog(taskId), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
+    return answer(a2aTask(await this.#wholeLog(key), { version: rpc.version, historyLength: rpc.historyLength ?? undefined }).sendMessageResult);
   }
 }
 
@@ -1035,11 +1081,19 @@ async function nodeListen(fetch, req, res, onError) {
   response.headers.forEach((value, key) => { out[key] = value; });
   res.writeHead(response.status, out);
   if (!response.body || req.method === "HEAD") {
+    // A HEAD answer's body (a run's stream, for a resume route) is released, not left pending.
+    response.body?.cancel().catch(() => {});
     res.end();
     return;
   }
   const reader = response.body.getReader();
-  controller.signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
+  let finished = false;
+  const release = () => {
+    if (!finished) reader.cancel().catch(() => {});
+  };
+  // The client may have gone before the answer was ready: release it at once.
+  if (controller.signal.aborted) release();
+  else controller.signal.addEventListener("abort", release, { once: true });
   // Frames written before the event loop turns leave in one TCP write (corked until then).
   let corked = false;
   const uncork = () => {
@@ -1047,22 +1101,26 @@ async function nodeListen(fetch, req, res, onError) {
     res.uncork();
   };
   try {
-    for (;;) {
+    while (!controller.signal.aborted) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        finished = true;
+        break;
+      }
+      if (res.destroyed) break;
       if (!corked && typeof res.cork === "function") {
         corked = true;
         res.cork();
         setImmediate(uncork);
       }
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
-      if (controller.signal.aborted) break;
+      if (!res.write(value) && !res.destroyed) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
     }
   } catch (e) {
     if (!controller.signal.aborted && onError) {
       try { onError(e, { request }); } catch { /* ignored */ }
     }
   } finally {
+    release();
     res.end();
   }
 }

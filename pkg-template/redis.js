@@ -118,12 +118,13 @@ const RENEW = `${HOLDS}
 local p, id = ARGV[1], ARGV[2]
 local held = holds(p, id, ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]))
 if held ~= 'held' then return held end
+if redis.call('HGET', p .. 'run:' .. id, 'cancel') == '1' then held = 'cancel' end
 redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
 redis.call('PEXPIRE', p .. 'run:' .. id, ARGV[7])
 redis.call('PEXPIRE', p .. 'log:' .. id, ARGV[7])
 local session = redis.call('HGET', p .. 'run:' .. id, 'session')
 if session then redis.call('PEXPIRE', p .. 'session:' .. session, ARGV[7]) end
-return 'held'
+return held
 `;
 
 // ARGV: prefix, id, after, now, retention. → {status, first, next, events…} or {code, detail}.
@@ -160,11 +161,13 @@ table.insert(out, gone)
 return out
 `;
 
-// ARGV: prefix, id, now, retention. → 1 when a cancel was sent to the instance running it.
+// ARGV: prefix, id, now, retention. → 1 when a cancel was sent to the instance running it
+// (published, and flagged for its next renewal, should the message be missed).
 const CANCEL = `${LOST_IF_LAPSED}
 local p, id = ARGV[1], ARGV[2]
 local status = redis.call('HGET', p .. 'run:' .. id, 'status')
 if lost_if_lapsed(p, id, status, ARGV[3], tonumber(ARGV[4])) ~= 'running' then return 0 end
+redis.call('HSET', p .. 'run:' .. id, 'cancel', '1')
 redis.call('PUBLISH', p .. 'cancel', id)
 return 1
 `;
@@ -229,10 +232,12 @@ export class RedisRunStore {
     ]);
     if (answer === "EXISTS") throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
     if (typeof answer === "string" && answer.startsWith("BUSY:")) {
-      throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going (${answer.slice(5)}).`);
+      throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going.`);
     }
     this.#local.set(id, new Set());
     this.#beat();
+    // Cancels reach this instance from its first run on (and the renewals catch a missed one).
+    await this.#subscribe(`${this.#o.prefix}cancel`, (message) => this.#stop(message), true);
   }
 
   /** Appends events to a run this instance runs; `RUN_LOST` when it was declared lost. */
@@ -244,9 +249,10 @@ export class RedisRunStore {
       id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, Date.now(), o.retentionMs, this.#keepMs(), events[0].id,
       ...events.map((e) => decoder.decode(e.bytes)),
     ]);
-    if (answer === "lost") {
+    if (answer !== "held") {
+      // Declared lost (the lease lapsed), or its keys are gone: this instance no longer holds it.
       this.#local.delete(id);
-      throw new RunStoreError("RUN_LOST", `Run ${id} was declared lost: this instance did not renew its lease in time.`);
+      throw new RunStoreError("RUN_LOST", `Run ${id} is no longer held by this instance (${answer}).`);
     }
   }
 
@@ -329,16 +335,26 @@ export class RedisRunStore {
 
   /** `stop` is called when someone, on any instance, cancels run `id` (run by this one). */
   onCancel(id, stop) {
-    this.#local.get(id)?.add(stop);
-    this.#subscribe(`${this.#o.prefix}cancel`, (message) => {
-      for (const f of [...(this.#local.get(message) ?? [])]) {
-        try {
-          f();
-        } catch {
-          // A failing canceler must not keep the others from running.
-        }
+    const stops = this.#local.get(id);
+    if (!stops) return;
+    stops.add(stop);
+    // A cancel sent before this instance listened (or registered `stop`) left its flag.
+    this.#command(["HGET", `${this.#o.prefix}run:${id}`, "cancel"])
+      .then((flag) => {
+        if (flag === "1") this.#stop(id);
+      })
+      .catch(() => {}); // unreachable now: the next renewal sees the flag
+  }
+
+  /** Calls the functions that stop run `id`, if this instance runs it. */
+  #stop(id) {
+    for (const f of [...(this.#local.get(id) ?? [])]) {
+      try {
+        f();
+      } catch {
+        // A failing canceler must not keep the others from running.
       }
-    }, true).catch(() => {});
+    }
   }
 
   /** The runs this instance runs, with when a reader (on any instance) last read each. */
@@ -383,16 +399,12 @@ export class RedisRunStore {
         } catch {
           return; // Redis unreachable: the lease may lapse; the next append says so.
         }
-        if (held === "lost") {
-          const stops = this.#local.get(id);
+        if (held === "cancel") {
+          this.#stop(id); // a cancel whose message this instance missed
+        } else if (held !== "held" && this.#local.has(id)) {
+          // Lost (or its keys gone): stop the agent; its appends are refused anyway.
+          this.#stop(id);
           this.#local.delete(id);
-          for (const f of stops ?? []) {
-            try {
-              f();
-            } catch {
-              // As in onCancel.
-            }
-          }
         }
       }));
     }, Math.max(10, Math.floor(o.leaseMs / 3)));
@@ -453,7 +465,7 @@ export class RedisRunStore {
       const dispatch = (message) => {
         for (const f of [...listeners]) f(message);
       };
-      entry = { listeners, ready: this.#subscriberClient().then((sub) => sub.subscribe(channel, dispatch)) };
+      entry = { listeners, dispatch, ready: this.#subscriberClient().then((sub) => sub.subscribe(channel, dispatch)) };
       this.#channels.set(channel, entry);
     }
     entry.listeners.add(listener);
@@ -467,7 +479,8 @@ export class RedisRunStore {
     if (entry.listeners.size > 0) return;
     this.#channels.delete(channel);
     const sub = this.#subscriber;
-    if (sub) entry.ready.then(() => sub.unsubscribe(channel)).catch(() => {});
+    // Only this entry's listener: a reader subscribing meanwhile keeps its own.
+    if (sub) entry.ready.then(() => sub.unsubscribe(channel, entry.dispatch)).catch(() => {});
   }
 
   /** The connection pub/sub messages come in on: the `subscriber` option, or a duplicate of the client. */

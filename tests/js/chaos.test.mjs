@@ -100,3 +100,24 @@ test("stop() cancels the run on the server; abort() only disconnects; a 410 is f
     await app.close();
   }
 });
+
+test("connect(): reconnecting adds no listener to its signal (none piles up over a flaky link)", async () => {
+  const { getEventListeners } = await import("node:events");
+  let calls = 0;
+  let most = 0;
+  const flaky = async (url, init) => {
+    most = Math.max(most, getEventListeners(init.signal, "abort").length);
+    const i = calls++;
+    // One event per connection, then the connection ends early (a cut), 30 times.
+    const body = i < 30 ? `id: ${i}\ndata: {"type":"response.created","sequence_number":${i},"response":{"id":"r","object":"response","status":"in_progress","output":[]}}\n\n` : "";
+    return new Response(body, { headers: { "content-type": "text/event-stream", "x-agentwire-run-id": "r" } });
+  };
+  const connection = StreamAssembler.connect("http://app/compatible-mode/v1/responses", { method: "POST", body: "{}" },
+    { protocol: "openai-responses", fetch: flaky, backoffMs: 0, maxAttempts: 3 });
+  await assert.rejects((async () => {
+    for await (const _ of connection) { /* reconnects */ }
+  })());
+  assert.ok(connection.reconnects >= 30, `${connection.reconnects} reconnects`);
+  assert.ok(most <= 2, `${most} abort listeners on the signal at once`);
+  connection.free();
+});

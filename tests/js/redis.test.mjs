@@ -305,7 +305,8 @@ test("instance loss: the process running the agent is killed; readers on the oth
       const snapshot = await run.reader;
       const after = Date.now() - killed;
       assert.equal(snapshot.outcome, "failed", run.protocol);
-      assert.ok(after < leaseMs + 2_000, `${run.protocol}: RUN_LOST after ${after} ms`);
+      // Within the lease, give or take the poll and a loaded machine.
+      assert.ok(after < leaseMs + 3_000, `${run.protocol}: RUN_LOST after ${after} ms`);
       assert.match(JSON.stringify(snapshot), /working/, `${run.protocol}: the logged events came first`);
       assert.match(JSON.stringify(snapshot), run.protocol === "openai-responses" ? /went away/ : /RUN_LOST/, run.protocol);
     }
@@ -347,5 +348,55 @@ test("a run nobody reads is abandoned by the instance running it; a reader on an
     assert.equal((await a.store.get(id)).status, "ended");
   } finally {
     await close();
+  }
+});
+
+test("a reader joining as another leaves is still woken by messages; a cancel right after the start is not lost", { skip }, async () => {
+  const store = new RedisRunStore(await client(), { prefix: `join${Date.now()}:`, pollMs: 30_000 });
+  try {
+    await store.start({ id: "r", protocol: "agent-api" });
+    await store.append("r", [event(0)]);
+    const a = (await store.read("r", -1))[Symbol.asyncIterator]();
+    await a.next();
+    await a.return(); // leaves (its UNSUBSCRIBE on its way)…
+    const b = (await store.read("r", 0))[Symbol.asyncIterator](); // …as another joins
+    const woken = b.next();
+    await sleep(100);
+    const t0 = Date.now();
+    await store.append("r", [event(1)]);
+    const first = await Promise.race([woken.then(() => "woken"), sleep(3_000).then(() => "not woken")]);
+    assert.equal(first, "woken", `after ${Date.now() - t0} ms`);
+    await b.return();
+    await store.end("r");
+  } finally {
+    await store.close();
+  }
+  // Cancel sent as soon as the run exists, from another instance, before the first one listens.
+  const prefix = `early${Date.now()}:`;
+  const a = new RedisRunStore(await client(), { prefix });
+  const b = new RedisRunStore(await client(), { prefix });
+  let aborted = false;
+  const app = new AgentApp({
+    runs: { store: a, abandonAfterMs: 0 },
+    agent: async (request, rb, { signal }) => {
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      aborted = true;
+    },
+  });
+  try {
+    const canceled = (async () => {
+      for (;;) if (await b.cancel("job-1")) return;
+    })();
+    const started = app.fetch(new Request("http://app/process", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "job-1", input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+    }));
+    await canceled;
+    await (await started).body.cancel();
+    for (let i = 0; i < 50 && !aborted; i++) await sleep(20);
+    assert.equal(aborted, true, "the early cancel stopped the agent");
+  } finally {
+    await app.close();
+    await a.close();
+    await b.close();
   }
 });

@@ -315,3 +315,157 @@ test("StreamAssembler assembles a SubscribeToTask stream (the task so far, then 
     await app.close();
   }
 });
+
+test("a client waiting for a non-streamed answer reads the run: it is not abandoned", async () => {
+  const app = new AgentApp({
+    runs: { abandonAfterMs: 150 },
+    agent: async (request, rb) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      rb.message().content("text").delta("late but whole");
+    },
+  });
+  try {
+    const response = await (await app.fetch(new Request("http://app/compatible-mode/v1/responses", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", input: "hi" }),
+    }))).json();
+    assert.equal(response.status, "completed");
+    const task = await (await app.fetch(new Request("http://app/a2a", {
+      method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } } }),
+    }))).json();
+    assert.equal(task.result.task.status.state, "TASK_STATE_COMPLETED");
+  } finally {
+    await app.close();
+  }
+});
+
+test("principals never meet: sessions and client-chosen ids are each principal's own, and a busy session names no run", async () => {
+  const app = new AgentApp({
+    agent: async (request, rb, { signal }) => {
+      rb.message().content("text").delta("working");
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+    },
+    authorize: (r) => r.headers.get("authorization")?.slice(7) || false,
+  });
+  const post = (who, body) => app.fetch(new Request("http://app/process", {
+    method: "POST", headers: { authorization: `Bearer ${who}`, "content-type": "application/json" }, body: JSON.stringify(body),
+  }));
+  const input = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
+  try {
+    const alice = await post("alice", { id: "job-1", input, session_id: "chat" });
+    assert.equal(alice.status, 200);
+    const aliceBusy = await post("alice", { input, session_id: "chat" });
+    assert.equal(aliceBusy.status, 409);
+    assert.doesNotMatch(await aliceBusy.text(), /response_|job-1/, "the busy answer names no run");
+    // Bob's "chat" and "job-1" are his own: he neither waits for alice nor learns of her run.
+    const bob = await post("bob", { id: "job-1", input, session_id: "chat" });
+    assert.equal(bob.status, 200);
+    assert.equal(bob.headers.get("x-agentwire-run-id"), "job-1");
+    for (const who of ["alice", "bob"]) {
+      const canceled = await app.fetch(new Request("http://app/process/job-1/cancel", { method: "POST", headers: { authorization: `Bearer ${who}`, "content-type": "application/json" }, body: "{}" }));
+      assert.equal(canceled.status, 200, who);
+    }
+    assert.equal((await StreamAssembler.collect(alice)).outcome, "canceled");
+    assert.equal((await StreamAssembler.collect(bob)).outcome, "canceled");
+  } finally {
+    await app.close();
+  }
+});
+
+/** A MemoryRunStore whose appends fail after `okAppends` (a store that went away mid-run). */
+class FailingStore extends MemoryRunStore {
+  appends = 0;
+  constructor(okAppends, failRunning = false) {
+    super();
+    this.okAppends = okAppends;
+    this.failRunning = failRunning;
+  }
+
+  async append(id, events) {
+    if (++this.appends > this.okAppends) throw new Error("the store is unreachable");
+    return super.append(id, events);
+  }
+
+  async running() {
+    if (this.failRunning) throw new Error("the store is unreachable");
+    return super.running();
+  }
+}
+
+test("a store that fails mid-run: the agent stops, readers end with RUN_LOST once (not again on resume), errors are reported", async () => {
+  let aborted = false;
+  const reported = [];
+  const store = new FailingStore(2, true);
+  const app = new AgentApp({
+    runs: { store, abandonAfterMs: 100 },
+    onError: (e) => reported.push(String(e?.message ?? e)),
+    agent: async (request, rb, { signal }) => {
+      const text = rb.message().content("text");
+      for (let i = 0; i < 50 && !signal.aborted; i++) {
+        text.delta(`w${i} `);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      aborted = signal.aborted;
+    },
+  });
+  try {
+    const res = await app.fetch(new Request("http://app/process", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+    }));
+    const id = res.headers.get("x-agentwire-run-id");
+    const text = await res.text();
+    const asm = new StreamAssembler({ protocol: "agent-api" });
+    asm.push(new TextEncoder().encode(text));
+    asm.finish();
+    assert.equal(asm.outcome, "failed");
+    assert.equal(asm.snapshot().error.code, "RUN_LOST");
+    for (let i = 0; i < 50 && !aborted; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(aborted, true, "the agent stopped");
+    const lastId = Number(text.match(/^id: (\d+)$/gm).at(-1).slice(4));
+    const after = await app.fetch(new Request(`http://app/process/${id}`, { headers: { "last-event-id": String(lastId) } }));
+    assert.equal(await after.text(), "", "nothing after the terminal event");
+    // The abandonment check met a failing store: reported, and the process goes on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(reported.some((m) => m.includes("unreachable")), reported.join("; "));
+  } finally {
+    await app.close();
+  }
+});
+
+test("nodeListener releases a run's reader on HEAD and when the client left before the answer", async () => {
+  let aborted = 0;
+  const app = new AgentApp({
+    runs: { abandonAfterMs: 200 },
+    authorize: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return "me";
+    },
+    agent: async (request, rb, { signal }) => {
+      rb.message().content("text").delta("x");
+      await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+      aborted++;
+    },
+  });
+  const { server, base } = await listen(app);
+  const { connect } = await import("node:net");
+  try {
+    for (const how of ["HEAD", "gone"]) {
+      const first = await post(`${base}/process`, REQUESTS["agent-api"].body(`release-${how}`));
+      const id = first.headers.get("x-agentwire-run-id");
+      await first.body.cancel();
+      if (how === "HEAD") {
+        assert.equal((await fetch(`${base}/process/${id}`, { method: "HEAD" })).status, 200);
+      } else {
+        // Gone during authorize, before the answer exists.
+        const socket = connect(Number(new URL(base).port), "127.0.0.1", () => socket.write(`GET /process/${id} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        setTimeout(() => socket.destroy(), 30);
+      }
+      const before = aborted;
+      for (let i = 0; i < 150 && aborted === before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(aborted, before + 1, `${how}: the run was abandoned (its reader released)`);
+    }
+  } finally {
+    server.close();
+    await app.close();
+  }
+});
