@@ -51,7 +51,8 @@ export interface RunStore {
    * The events after cursor `after` (-1: all), then the live ones until the run ends. Rejects
    * (code `RUN_GONE`) when the log no longer holds the event after `after`, `NOT_FOUND` for an
    * unknown run. The iteration throws `RUN_LOST` (with `next`) after the last logged event of a
-   * run whose instance went away.
+   * run whose instance went away, and `RUN_GONE` when the reader fell behind the caps (the
+   * events it had not read were dropped).
    */
   read(id: string, after?: number, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
   /** The events kept now, as one chunk, without following the run. */

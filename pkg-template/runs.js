@@ -229,8 +229,11 @@ export class MemoryRunStore {
         if (signal?.aborted) return;
         const { log } = run;
         if (log === null) return;
+        if (cursor + 1 < log.first) {
+          // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
+          throw new RunStoreError("RUN_GONE", `Run ${run.id} keeps events from ${log.first}; ${cursor + 1} is gone.`);
+        }
         if (cursor + 1 < log.next) {
-          // Events dropped by the caps meanwhile are skipped (as a reader too slow for them).
           const chunk = log.from(cursor + 1);
           cursor = log.next - 1;
           run.lastRead = Date.now();

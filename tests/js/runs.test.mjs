@@ -469,3 +469,16 @@ test("nodeListener releases a run's reader on HEAD and when the client left befo
     await app.close();
   }
 });
+
+test("a reader slower than the caps gets RUN_GONE, not a stream with a hole", async () => {
+  const store = new MemoryRunStore({ maxEvents: 10 });
+  await store.start({ id: "r", protocol: "agent-api" });
+  const enc = new TextEncoder();
+  const events = (from, n) => Array.from({ length: n }, (_, k) => ({ id: from + k, bytes: enc.encode(`id: ${from + k}\ndata: {}\n\n`) }));
+  await store.append("r", events(0, 5));
+  const reader = (await store.read("r", -1))[Symbol.asyncIterator]();
+  assert.match(new TextDecoder().decode((await reader.next()).value), /^id: 0/);
+  // 20 more while the reader is away: events 5..14 are dropped before it reads them.
+  await store.append("r", events(5, 20));
+  await assert.rejects(reader.next(), (e) => e.code === "RUN_GONE");
+});
