@@ -437,7 +437,7 @@ export class AgentApp {
       // A request a front instance forwarded: it authorized it and chose the run's id.
       const internal = JSON.parse(request.headers.get(INTERNAL_HEADER) ?? "{}");
       const route = this.#route(url);
-      const handler = route?.get(request.method);
+      const handler = route?.get(request.method) ?? (request.method === "HEAD" ? route?.get("GET") : undefined);
       if (!handler) throw new HttpError("NOT_FOUND", `No route ${url.pathname}.`);
       return handler(request, { principal: new OwnerText(internal.owner ?? null), app: this, ctx, url, runId: internal.runId });
     }

@@ -3,7 +3,8 @@
 // `app.DurableObject`, so every run lives (and its agent runs) in an object of its own. Checked
 // over HTTP: 40 runs through the cutting proxy, read by StreamAssembler.connect in the four
 // protocols, each equal to the uninterrupted run; cancel from another request; one running run
-// per session across objects (409); and miniflare restarted mid-run with the same storage: a
+// per session across objects (409); principals kept apart (404, their own ids and sessions);
+// and miniflare restarted mid-run with the same storage: a
 // reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed.
 // Usage: node tests/js/runners/durable.mjs <project dir with node_modules/agentwire>
 import assert from "node:assert/strict";
@@ -35,6 +36,8 @@ const app = new AgentApp({
     rb.message().content("text").delta("working on it");
     await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
   },
+  // The bearer token is the principal (anyone without one is "anonymous").
+  authorize: (request) => request.headers.get("authorization")?.slice(7) || "anonymous",
   runs: { durableObject: (env) => env.RUNS },
 });
 export class AgentRuns extends app.DurableObject {}
@@ -106,6 +109,18 @@ try {
     assert.equal(third.status, 200);
     await post(`${base}/process/${third.headers.get("x-agentwire-run-id")}/cancel`, {});
     await third.body.cancel();
+  });
+  await check("principals never meet across objects: another's run is 404, a client-chosen id and a session are each one's own", async () => {
+    const as = (who) => ({ authorization: `Bearer ${who}` });
+    const alice = await post(`${base}/process`, { ...waitBody("shared"), id: "job-1" }, as("alice"));
+    assert.equal(alice.status, 200);
+    assert.equal((await fetch(`${base}/process/job-1`, { headers: as("bob") })).status, 404);
+    assert.equal((await post(`${base}/process/job-1/cancel`, {}, as("bob"))).status, 404);
+    const bob = await post(`${base}/process`, { ...waitBody("shared"), id: "job-1" }, as("bob"));
+    assert.equal(bob.status, 200, "bob's job-1 and session are his own");
+    for (const who of ["alice", "bob"]) assert.equal((await post(`${base}/process/job-1/cancel`, {}, as(who))).status, 200, who);
+    assert.equal((await StreamAssembler.collect(alice, { protocol: "agent-api" })).outcome, "canceled");
+    assert.equal((await StreamAssembler.collect(bob, { protocol: "agent-api" })).outcome, "canceled");
   });
   await check("miniflare restarted mid-run (same storage): the logged events, then RUN_LOST; the Responses object says failed", async () => {
     const started = [];
