@@ -70,7 +70,7 @@ test("stop() cancels the run on the server; abort() only disconnects; a 410 is f
       setTimeout(resolve, 500).unref();
     });
     if (signal.aborted) aborted++;
-  }, runs: { store: new MemoryRunStore({ maxEvents: 2 }) } });
+  }, runs: { store: new MemoryRunStore({ retentionMs: 1_000 }) } });
   const server = await listen(app);
   const base = `http://127.0.0.1:${server.address().port}`;
   const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ROUTES["agent-api"].body()) };
@@ -89,7 +89,8 @@ test("stop() cancels the run on the server; abort() only disconnects; a 410 is f
     assert.equal(aborted, 1, "abort() does not stop the run");
     const run = await app.runStore.get(left.runId);
     assert.equal(run.status, "ended");
-    // Resuming from the start of a run whose first events are no longer kept: 410, final.
+    // Resuming a run whose log is no longer kept (past retention): 410, final.
+    for (let i = 0; i < 100 && !(await app.runStore.get(left.runId)).gone; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     const gone = StreamAssembler.connect(`${base}/process/${left.runId}`, { headers: { "last-event-id": "0" } }, { protocol: "agent-api" });
     await assert.rejects(async () => { for await (const _ of gone) { /* nothing */ } }, (e) => e.status === 410 && e.serverCode === "RUN_GONE");
     stopped.free();
