@@ -398,7 +398,8 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
    * `maxAttempts` times in a row without progress; the event half-received at the cut is
    * dropped and events resent at the seam are skipped. Each reconnect is reported as a
    * `{type: "reconnect"}` update. `stop()` cancels the run on the server; `abort()` only
-   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final. An A2A streaming send
+   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final, but for 408, 429, 500, 502,
+   * 503 and 504 (a proxy, a server between deploys), which a resume tries again. An A2A streaming send
    * (`SendStreamingMessage`, or 0.3's `message/stream`, as a JSON string body) resumes with
    * `SubscribeToTask` (`tasks/resubscribe`) and `Last-Event-ID` on the same URL (AgentApp replays
    * after the cursor, without the task first) and stops with `CancelTask` (`tasks/cancel`); a

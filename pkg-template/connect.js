@@ -1,7 +1,7 @@
 // StreamAssembler.connect: fetch a run and assemble it, resuming after a dropped connection
 // (AgentApp's resume routes, or any SSE server that honours Last-Event-ID), with stop() (the
 // run's cancel route) apart from abort() (this reader only).
-import { agentwireError } from "./values.js";
+import { agentwireError, concatBytes } from "./values.js";
 
 const DEFAULTS = { resume: true, maxAttempts: 5, backoffMs: 250, maxBackoffMs: 10_000 };
 
@@ -44,6 +44,32 @@ function a2aCallOf(init) {
   if (body.method === "SendStreamingMessage") return { id: body.id ?? null, resume: "SubscribeToTask", cancel: "CancelTask" };
   if (body.method === "message/stream") return { id: body.id ?? null, resume: "tasks/resubscribe", cancel: "tasks/cancel" };
   return null;
+}
+
+/** HTTP statuses a resume tries again after (a proxy, or a server between deploys). */
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+/** The most of an error answer's body read (the rest is not waited for). */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** The start of an error answer's body as text (at most ERROR_BODY_LIMIT bytes). */
+async function errorText(res) {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks = [];
+  let size = 0;
+  try {
+    while (size < ERROR_BODY_LIMIT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A body that fails: what came is enough.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(concatBytes(chunks).subarray(0, ERROR_BODY_LIMIT));
 }
 
 const sleep = (ms, signal) => new Promise((resolve) => {
@@ -130,15 +156,17 @@ export class RunConnection {
         try {
           const res = await fetchFn(request.url, request.init);
           if (!res.ok) {
-            const text = await res.text().catch(() => "");
+            const text = await errorText(res);
             let code = `HTTP_${res.status}`;
             try { code = JSON.parse(text).error.code ?? code; } catch { /* not JSON */ }
-            // A refusal is final (the run is gone, or not ours): no point retrying.
-            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });
+            // A refusal is final (the run is gone, or not ours): no point retrying. A proxy or a
+            // server between deploys (408, 429, 500, 502, 503, 504) is tried again.
+            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered ${res.status}: ${text.slice(0, 500)}`),
+              { status: res.status, serverCode: code, final: !TRANSIENT.has(res.status) });
           }
           if (this.#a2a && !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
             // A JSON-RPC error instead of a stream (the task is unknown, or gone): final.
-            const text = await res.text().catch(() => "");
+            const text = await errorText(res);
             let code = "A2A_ERROR";
             try { code = String(JSON.parse(text).error.code); } catch { /* not JSON */ }
             throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });

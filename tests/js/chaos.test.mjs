@@ -122,3 +122,29 @@ test("connect(): reconnecting adds no listener to its signal (none piles up over
   assert.ok(most <= 2, `${most} abort listeners on the signal at once`);
   connection.free();
 });
+
+test("connect(): a resume answered 502/503 is tried again; an error body is read only in part", async () => {
+  let calls = 0;
+  let pulled = 0;
+  const event = (i) => `id: ${i}\ndata: {"type":"response.created","sequence_number":${i},"response":{"id":"r","object":"response","status":"in_progress","output":[]}}\n\n`;
+  const flaky = async () => {
+    const i = calls++;
+    if (i === 0) return new Response(event(0), { headers: { "content-type": "text/event-stream", "x-agentwire-run-id": "r" } });
+    if (i === 1) return new Response("bad gateway", { status: 502 });
+    if (i === 2) return new Response("unavailable", { status: 503 });
+    // Then a refusal whose body never ends: read up to a limit, not waited for.
+    return new Response(new ReadableStream({
+      pull(c) {
+        c.enqueue(new TextEncoder().encode(pulled++ === 0 ? '{"error":{"code":"RUN_GONE"}}' : " ".repeat(16 * 1024)));
+      },
+    }), { status: 410 });
+  };
+  const connection = StreamAssembler.connect("http://app/compatible-mode/v1/responses", { method: "POST", body: "{}" },
+    { protocol: "openai-responses", fetch: flaky, backoffMs: 0 });
+  await assert.rejects((async () => {
+    for await (const _ of connection) { /* reconnects */ }
+  })(), (e) => e.status === 410 && e.serverCode === "RUN_GONE");
+  assert.equal(calls, 4, "the 502 and the 503 were tried again");
+  assert.ok(pulled < 10, `${pulled} chunks of an endless error body read`);
+  connection.free();
+});
