@@ -160,13 +160,7 @@ async function readBody(request, limit) {
     }
     parts.push(value);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** A 400 for an AgentwireError from a request mapping (its code and field). */

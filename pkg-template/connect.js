@@ -72,6 +72,21 @@ async function errorText(res) {
   return new TextDecoder().decode(concatBytes(chunks).subarray(0, ERROR_BODY_LIMIT));
 }
 
+/**
+ * The error of an answer that is not the run's stream: its `status`, `serverCode` (the body's
+ * JSON `error.code`, else `fallback`) and whether it is `final`.
+ */
+async function refusal(res, url, fallback, final) {
+  const text = await errorText(res);
+  let code = fallback;
+  try {
+    code = String(JSON.parse(text).error.code ?? fallback);
+  } catch {
+    // Not JSON, or not an error object: the fallback.
+  }
+  return Object.assign(agentwireError("INVALID_REQUEST", `${url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final });
+}
+
 const sleep = (ms, signal) => new Promise((resolve) => {
   const done = () => {
     clearTimeout(timer);
@@ -156,20 +171,13 @@ export class RunConnection {
         try {
           const res = await fetchFn(request.url, request.init);
           if (!res.ok) {
-            const text = await errorText(res);
-            let code = `HTTP_${res.status}`;
-            try { code = JSON.parse(text).error.code ?? code; } catch { /* not JSON */ }
             // A refusal is final (the run is gone, or not ours): no point retrying. A proxy or a
             // server between deploys (408, 429, 500, 502, 503, 504) is tried again.
-            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered ${res.status}: ${text.slice(0, 500)}`),
-              { status: res.status, serverCode: code, final: !TRANSIENT.has(res.status) });
+            throw await refusal(res, request.url, `HTTP_${res.status}`, !TRANSIENT.has(res.status));
           }
           if (this.#a2a && !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
             // A JSON-RPC error instead of a stream (the task is unknown, or gone): final.
-            const text = await errorText(res);
-            let code = "A2A_ERROR";
-            try { code = String(JSON.parse(text).error.code); } catch { /* not JSON */ }
-            throw Object.assign(agentwireError("INVALID_REQUEST", `${request.url} answered: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final: true });
+            throw await refusal(res, request.url, "A2A_ERROR", true);
           }
           this.#runId ??= res.headers.get("x-agentwire-run-id");
           const reader = res.body.getReader();

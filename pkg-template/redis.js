@@ -305,7 +305,8 @@ export class RedisRunStore {
       for (;;) {
         if (signal?.aborted) return;
         if (batch.events.length) {
-          cursor = Math.max(cursor, batch.first - 1) + batch.events.length;
+          // READ answers GONE when the log no longer starts at or before cursor + 1.
+          cursor += batch.events.length;
           yield new TextEncoder().encode(batch.events.join(""));
         } else if (batch.status === "lost") {
           throw new RunStoreError("RUN_LOST", `The instance running run ${id} went away.`, batch.next);

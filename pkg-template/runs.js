@@ -46,15 +46,8 @@ class EventLog {
       size += e.bytes.byteLength;
       ends[i] = size;
     });
-    let bytes = contiguous(events, size);
-    if (bytes === null) {
-      bytes = new Uint8Array(size);
-      let at = 0;
-      for (const e of events) {
-        bytes.set(e.bytes, at);
-        at += e.bytes.byteLength;
-      }
-    }
+    // A copy (`slice`) of a lone event not contiguous() lets its large buffer go.
+    const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
     if (this.count === 0) this.first = events[0].id;
     this.#segments.push({ first: events[0].id, start: 0, ends, bytes });
     this.count += events.length;

@@ -333,17 +333,17 @@ test("instance loss: the process running the agent is killed; readers on the oth
 
 test("a run nobody reads is abandoned by the instance running it; a reader on another instance keeps it going", { skip }, async () => {
   const counter = { aborted: 0 };
-  const { a, b, close } = await twoInstances(waitingAgent(counter), { pollMs: 50 }, { abandonAfterMs: 400 });
+  const { a, b, close } = await twoInstances(waitingAgent(counter), { pollMs: 50 }, { abandonAfterMs: 1_000 });
   try {
     const first = await post(`${a.base}/process`, REQUESTS["agent-api"].body("abandon"));
     const id = first.headers.get("x-agentwire-run-id");
     await first.body.cancel();
     // A reader on B: its polls tell A that the run is read.
     const reader = (await fetch(`${b.base}/process/${id}`, { headers: { accept: "text/event-stream" } })).body.getReader();
-    await sleep(1_200);
+    await sleep(2_500); // 2.5 abandonment periods, polled every 50 ms from B
     assert.equal(counter.aborted, 0, "read on B: not abandoned");
     await reader.cancel();
-    for (let i = 0; i < 100 && counter.aborted === 0; i++) await sleep(20);
+    for (let i = 0; i < 200 && counter.aborted === 0; i++) await sleep(20);
     assert.equal(counter.aborted, 1, "unread: abandoned");
     assert.equal((await a.store.get(id)).status, "ended");
   } finally {
