@@ -248,18 +248,27 @@ export class ResponseBuilder {
     let pending = [];
     let pendingBytes = 0;
     let flushing = false;
+    let closed = false;
     const flush = () => {
       flushing = false;
-      if (pending.length === 0 || canceled) return;
+      if (pending.length === 0 || canceled || closed) return;
       const chunk = pending.length === 1 ? pending[0] : concatBytes(pending);
       pending = [];
       pendingBytes = 0;
       controller.enqueue(chunk);
+      // The terminal event is out: the stream ends with it, whether or not produce() returns
+      // (a producer canceled from outside may never look at its signal).
+      if (rb.finished) close();
+    };
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      controller.close();
     };
     const end = () => {
       flush();
       stop(run, agentwireError("FINISHED", "The stream has ended; produce() has returned."));
-      controller.close();
+      close();
     };
     // After produce() settles: nothing if the reader canceled; otherwise end the run (failed
     // with AGENT_ERROR if it threw, completed if it returned without ending it) and close.
@@ -283,7 +292,8 @@ export class ResponseBuilder {
       } catch (e) {
         flush();
         stop(run, e);
-        controller.error(e);
+        if (!closed) controller.error(e);
+        closed = true;
         return;
       }
       end();
@@ -507,9 +517,14 @@ function tokenIterator(tokens) {
   throw agentwireError("INVALID_OPTION", "fromText expects an iterable or async iterable of strings");
 }
 
+/** The message of anything thrown: an error's, a value's text, or a fixed one for values with neither. */
 function messageOf(error) {
-  if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
-  return String(error);
+  try {
+    if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
+    return String(error);
+  } catch {
+    return "The agent threw a value without a message.";
+  }
 }
 
 function report(onError, error, what) {

@@ -181,7 +181,7 @@ test("CORS, authorize, onError, switched-off protocols and custom routes", async
       await scripted(request, rb);
     },
     cors: { origins: ["https://ui.example"] },
-    authorize: (request) => request.headers.get("authorization") === "Bearer good" && { user: "u1" },
+    authorize: (request) => request.headers.get("authorization") === "Bearer good" && { id: "u1", name: "Ada" },
     onError: (error) => errors.push(error),
     protocols: { agUi: false },
   });
@@ -198,7 +198,7 @@ test("CORS, authorize, onError, switched-off protocols and custom routes", async
     assert.equal((await fetch(`${base}/health`)).status, 200, "health is not authorized");
     assert.equal((await fetch(`${base}/`)).status, 401);
     assert.equal((await fetch(`${base}/`, { headers: { authorization: "Bearer bad" } })).status, 401);
-    assert.deepEqual(await (await fetch(`${base}/whoami`, { headers: auth })).json(), { user: "u1" });
+    assert.deepEqual(await (await fetch(`${base}/whoami`, { headers: auth })).json(), { id: "u1", name: "Ada" });
     assert.equal((await post(`${base}/ag-ui`, {}, auth)).status, 404);
     const failed = await StreamAssembler.collect(await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: "boom" }] }] }, auth));
     assert.equal(failed.status, "failed");
@@ -306,7 +306,9 @@ test("a seeded corpus of 1,200 malformed requests on every route (run routes too
     await response.arrayBuffer();
   }
   for (const status of [400, 404, 405, 413, 415]) assert.ok(statuses.get(status) > 0, `no ${status}: ${[...statuses]}`);
-  const after = await app.fetch(new Request("http://app/process", { method: "POST", body: valid["/process"] }));
+  // A run starts only from a JSON content type: no type (a no-CORS fetch) is 415 too.
+  assert.equal((await app.fetch(new Request("http://app/process", { method: "POST", body: valid["/process"] }))).status, 415);
+  const after = await app.fetch(new Request("http://app/process", { method: "POST", headers: { "content-type": "application/json" }, body: valid["/process"] }));
   const snapshot = await StreamAssembler.collect(after);
   assert.equal(snapshot.output.at(-1).content[0].text, "Sunny in Hangzhou");
 });

@@ -1,0 +1,114 @@
+// The A2A front end: JSON-RPC calls on one route (1.0 and 0.3), tasks as durable runs. Reading
+// the call, the answers, the error answers, the task-first frame of a subscription and the
+// subscriber's JSON-RPC id in the events are all the core's: this module decides which to give.
+import { call } from "./instance.js";
+import { a2aCall, a2aError } from "./a2a.js";
+import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
+import { MAX_ID_LENGTH, checkEchoed, checkRunId, randomId } from "./app-protocols.js";
+
+/** The push-notification methods (not supported). */
+const PUSH_METHODS = new Set(["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+  "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig"]);
+
+/** The methods that name an existing task (the run of `params.id`). */
+export const TASK_METHODS = new Set(["GetTask", "CancelTask", "SubscribeToTask"]);
+
+/** Reads a JSON-RPC call: `{call}` or `{error}` (an answer), the id's length checked. */
+export function readCall(bytes, a2aVersion) {
+  const read = a2aCall(bytes, a2aVersion);
+  if (read.error) return read;
+  if (JSON.stringify(read.call.id ?? null).length > MAX_ID_LENGTH) {
+    // Not echoed: an id that long would be repeated in every event of the answer.
+    return { error: a2aError("INVALID_REQUEST", `The JSON-RPC id is longer than ${MAX_ID_LENGTH} characters.`, { id: null, version: read.call.version }) };
+  }
+  return read;
+}
+
+/** The id of the run a call makes or names (`null` when none), for routing to a run's object. */
+export function runIdOfCall(rpc) {
+  if (rpc.method === "SendMessage" || rpc.method === "SendStreamingMessage") return rpc.request.id ?? randomId("task_");
+  return TASK_METHODS.has(rpc.method) ? rpc.taskId : null;
+}
+
+/**
+ * Answers the A2A route. `server` is the app's side: `body(request)` (the JSON body, within
+ * limits), `runs` (the RunManager), `start(request, run, context)` (a durable run, as the
+ * streamed protocols start theirs), `own(id, principal, protocol)` (the caller's run or null).
+ */
+export async function answerA2a(server, request, context) {
+  const { call: rpc, error } = readCall(await server.body(request), request.headers.get("a2a-version"));
+  if (error) return json(error);
+  const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
+  const errorOf = (reason, message) => json(a2aError(reason, message, { id: rpc.id, version: rpc.version }));
+  const answer = async (key, kind, historyLength = undefined) => {
+    const run = await server.runs.store.get(key);
+    if (run && run.first > 0) {
+      // Part of the log was dropped (the run outgrew the store's caps): no whole task to give.
+      return errorOf(-32603, `Task ${rpc.taskId ?? run.id} is larger than the server keeps; it cannot be answered whole.`);
+    }
+    const options = { id: rpc.id ?? null, version: rpc.version, kind, historyLength: historyLength ?? undefined };
+    return jsonText(call("a2aAnswer", await server.runs.wholeLog(key), JSON.stringify(options)));
+  };
+  if (rpc.method === "SendMessage" || rpc.method === "SendStreamingMessage") return send(server, request, rpc, protocol, context, answer, errorOf);
+  if (PUSH_METHODS.has(rpc.method)) return errorOf("PUSH_NOTIFICATION_NOT_SUPPORTED", "Push notifications are not supported.");
+  if (rpc.method === "GetExtendedAgentCard") return errorOf("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "No extended agent card is configured.");
+  if (!TASK_METHODS.has(rpc.method)) return errorOf("UNSUPPORTED_OPERATION", `${rpc.method} is not supported.`);
+  const run = await server.own(rpc.taskId, context.principal, protocol);
+  if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+  const { key } = run;
+  if (rpc.method === "GetTask") return answer(key, "task", rpc.historyLength);
+  if (rpc.method === "CancelTask") {
+    if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
+    await server.runs.cancel(key);
+    await server.runs.ended(key);
+    return answer(key, "task");
+  }
+  // SubscribeToTask: the events carry the subscriber's JSON-RPC id, not the sender's.
+  const from = JSON.stringify(run.meta?.rpcId ?? null);
+  const to = JSON.stringify(rpc.id ?? null);
+  const rebind = from === to ? undefined : (chunk) => call("a2aRebindId", chunk, from, to);
+  if (request.headers.has("last-event-id")) {
+    // agentwire's extension: a reader that has events (with their `id:`) resumes after the
+    // last one it applied, without the task first, ended or not.
+    return sseResponse(await server.stream(key, cursorOf(request, context.url), rebind), rpc.taskId);
+  }
+  if (run.status !== "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
+  // The task as it stands first (the specification requires it), then what follows.
+  const log = await server.runs.store.log(key);
+  const { frame, cursor } = call("a2aSubscribeHead", log, JSON.stringify({ id: rpc.id ?? null, version: rpc.version }));
+  return sseResponse(prepend(frame, await server.stream(key, cursor, rebind)), rpc.taskId);
+}
+
+/** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
+async function send(server, request, rpc, protocol, context, answer, errorOf) {
+  const agentRequest = rpc.request;
+  const taskId = context.runId ?? (agentRequest.id == null ? randomId("task_") : checkRunId(agentRequest.id, "message.taskId"));
+  checkEchoed(agentRequest.session_id, "message.contextId");
+  const existing = await server.own(taskId, context.principal, null, true);
+  if (existing) {
+    return errorOf("UNSUPPORTED_OPERATION", existing.status === "running" ? `Task ${taskId} is still running.` : `Task ${taskId} has ended.`);
+  }
+  const contextId = agentRequest.session_id ?? randomId("ctx_");
+  agentRequest.id = taskId;
+  agentRequest.session_id = contextId;
+  let key;
+  try {
+    key = await server.start(request, {
+      id: taskId, protocol, session: contextId, agentRequest, meta: { rpcId: rpc.id ?? null },
+      builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
+    }, context);
+  } catch (e) {
+    if (e instanceof HttpError && (e.code === "SESSION_BUSY" || e.code === "RUN_EXISTS")) return errorOf("UNSUPPORTED_OPERATION", e.message);
+    throw e;
+  }
+  if (rpc.streaming) return sseResponse(await server.stream(key, -1), taskId);
+  if (rpc.returnImmediately) {
+    // Answer with the task as soon as it exists; the run goes on.
+    const { iterable, onCancel } = await server.runs.reader(key, -1);
+    for await (const _ of iterable) break;
+    onCancel();
+  } else {
+    await server.runs.ended(key, request.signal);
+  }
+  return answer(key, "send", rpc.historyLength);
+}

@@ -1,0 +1,83 @@
+// The Cloudflare adapter of AgentApp's durable runs: with `runs.durableObject`, each run lives
+// (and its agent runs) in a Durable Object named by its store key. The front instance
+// authorizes, chooses the run's id and forwards the run's requests; the object answers them
+// with an AgentApp of its own over a DurableObjectRunStore. A session's one running run is held
+// by an object of its own (durable.js's SessionHolder).
+import { DurableObjectRunStore, SessionHolder, SESSION_PATH, STATUS_PATH } from "./durable.js";
+import { OwnerKey, principalKey, scoped } from "./app-principal.js";
+
+/** The header a front instance tells a run's object the run's id and owner with. */
+const INTERNAL_HEADER = "x-agentwire-internal";
+
+/** What a front instance told the object (`{runId, owner}`), or `null` for none. */
+export function internalOf(request) {
+  const raw = request.headers.get(INTERNAL_HEADER);
+  if (raw === null) return null;
+  try {
+    const { runId, owner } = JSON.parse(decodeURIComponent(raw));
+    return { runId: typeof runId === "string" ? runId : undefined, owner: new OwnerKey(typeof owner === "string" ? owner : null) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sends a run's request to its object: `id` is the run's id (chosen here for a start),
+ * `principal` what authorize returned, `body` the bytes already read (a start) or undefined.
+ */
+export function forward(namespace, request, { id, principal, body }) {
+  const owner = principalKey(principal);
+  const headers = new Headers(request.headers);
+  headers.set(INTERNAL_HEADER, encodeURIComponent(JSON.stringify({ runId: id, owner })));
+  // The object is named by the run's store key (the caller's own: see app-principal.js).
+  return namespace.get(namespace.idFromName(scoped(owner, id))).fetch(request.url, { method: request.method, headers, body });
+}
+
+/**
+ * The Durable Object class of an app's runs: `makeApp(store)` makes the AgentApp inside an
+ * object (its runs logged in `store`); `namespaceOf(env)` is `runs.durableObject`; `storeOptions`
+ * the store's caps and retention.
+ */
+export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
+  return class AgentRunsObject {
+    #state;
+    #env;
+    #app = null;
+    #store = null;
+    #session = null;
+
+    constructor(state, env) {
+      this.#state = state;
+      this.#env = env;
+    }
+
+    #runs() {
+      if (!this.#app) {
+        this.#store = new DurableObjectRunStore(this.#state.storage, { namespace: namespaceOf(this.#env), ...storeOptions });
+        this.#app = makeApp(this.#store);
+      }
+      return this.#app;
+    }
+
+    /** Requests from the app's `fetch` (a run's routes) and from other objects of the app. */
+    async fetch(request) {
+      const { pathname, searchParams } = new URL(request.url);
+      if (pathname === SESSION_PATH) {
+        this.#session ??= new SessionHolder(this.#state.storage, namespaceOf(this.#env));
+        return this.#session.fetch(request);
+      }
+      const app = this.#runs();
+      if (pathname === STATUS_PATH) {
+        const run = await this.#store.get(searchParams.get("id") ?? "");
+        return Response.json({ status: run?.status ?? null });
+      }
+      return app.fetch(request, this.#env, { waitUntil: (p) => this.#state.waitUntil?.(p) });
+    }
+
+    /** Deletes the runs past retention. */
+    async alarm() {
+      this.#runs();
+      await this.#store.expire();
+    }
+  };
+}

@@ -1,0 +1,192 @@
+// The Node adapter: a `node:http` request listener around a fetch handler. Whatever the request
+// (a Host no URL can hold, a method the fetch API refuses, a body sent after the answer), it is
+// answered or its connection closed; nothing it does can end the process. The body flows with
+// backpressure (never buffered past what the handler reads) and what the handler leaves unread
+// is discarded within a bound after the answer.
+import { call } from "./instance.js";
+
+/** Methods the fetch API refuses to make a `Request` of. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+/** How long a body left unread is discarded after the answer before the connection is closed (ms). */
+const DISCARD_MS = 2000;
+/** Characters no Host header may hold (userinfo, path, query, fragment, whitespace, controls). */
+const BAD_HOST = /[\s@/?#\\\x00-\x1f\x7f]/;
+
+/** An error answer written by the core, straight to `res`. */
+function refuse(res, code, message, field, headers = {}) {
+  const [status, body] = call("httpError", code, message, field);
+  res.writeHead(status, { "content-type": "application/json", connection: "close", ...headers });
+  res.end(body);
+}
+
+/** The request's URL, or `null` when its Host (or target) makes none a `Request` accepts. */
+function urlOf(req) {
+  const host = req.headers.host ?? "localhost";
+  if (BAD_HOST.test(host)) return null;
+  const target = typeof req.url === "string" && req.url.startsWith("/") ? req.url : "/";
+  try {
+    const url = new URL(`http://${host}${target}`);
+    return url.username || url.password || !url.hostname ? null : url.href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A `node:http` request listener serving `fetch`: `maxBodyBytes` bounds what is discarded of a
+ * body the handler left unread; `report(error, request)` hears of failures.
+ */
+export function nodeListener(fetch, { maxBodyBytes, report }) {
+  return (req, res) => {
+    serve(fetch, req, res, maxBodyBytes, report).catch((error) => {
+      report(error);
+      try {
+        if (!res.headersSent) refuse(res, "INTERNAL_ERROR", "The server failed to answer.");
+        else res.destroy();
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+}
+
+async function serve(fetch, req, res, maxBodyBytes, report) {
+  // A client that resets mid-request is no error of the server's.
+  req.on("error", () => {});
+  res.on("error", () => {});
+  const method = req.method ?? "GET";
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
+    discardAfter(req, res, maxBodyBytes);
+    return refuse(res, "METHOD_NOT_ALLOWED", `${method} is not allowed.`, undefined, { allow: "GET, HEAD, POST, OPTIONS" });
+  }
+  const url = urlOf(req);
+  if (url === null) {
+    discardAfter(req, res, maxBodyBytes);
+    return refuse(res, "INVALID_REQUEST", "The request's Host header is not valid.", "host");
+  }
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    try {
+      if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+      else if (value !== undefined) headers.set(key, value);
+    } catch {
+      // A value the fetch API refuses: left out, as a fetch runtime would refuse the request.
+    }
+  }
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const request = new Request(url, {
+    method, headers, body: hasBody ? bodyOf(req) : undefined, duplex: "half", signal: controller.signal,
+  });
+  const response = await fetch(request);
+  const out = {};
+  response.headers.forEach((value, key) => { out[key] = value; });
+  if (hasBody && !req.complete) out.connection = "close";
+  discardAfter(req, res, maxBodyBytes);
+  res.writeHead(response.status, out);
+  if (!response.body || method === "HEAD") {
+    // A HEAD answer's body (a run's stream, for a resume route) is released, not left pending.
+    response.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  await pipe(response.body, res, controller.signal, (e) => report(e, request));
+}
+
+/** `body` into `res` with backpressure, until it ends or the client goes (`signal`). */
+async function pipe(body, res, signal, report) {
+  const reader = body.getReader();
+  let finished = false;
+  const release = () => {
+    if (!finished) reader.cancel().catch(() => {});
+  };
+  // The client may have gone before the answer was ready: release it at once.
+  if (signal.aborted) release();
+  else signal.addEventListener("abort", release, { once: true });
+  // Frames written before the event loop turns leave in one TCP write (corked until then).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  try {
+    while (!signal.aborted) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        break;
+      }
+      if (res.destroyed) break;
+      if (!corked && typeof res.cork === "function") {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
+      if (!res.write(value) && !res.destroyed) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+    }
+  } catch (e) {
+    if (!signal.aborted) report(e);
+  } finally {
+    signal.removeEventListener("abort", release);
+    release();
+    res.end();
+  }
+}
+
+/** The request body as a ReadableStream that pulls from `req` (paused while nobody reads). */
+function bodyOf(req) {
+  let open = true;
+  return new ReadableStream({
+    start(c) {
+      req.pause();
+      req.on("data", (chunk) => {
+        if (!open) return;
+        c.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (c.desiredSize <= 0) req.pause();
+      });
+      req.on("end", () => {
+        if (open) c.close();
+        open = false;
+      });
+      req.on("error", (e) => {
+        if (open) c.error(e);
+        open = false;
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      // Not read to its end: what is left is discarded after the answer (discardAfter).
+      open = false;
+      req.pause();
+    },
+  }, { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength });
+}
+
+/**
+ * Once the answer is sent, drops what the handler left of the body, up to `bound` bytes and
+ * DISCARD_MS; past either, the connection is closed. Nothing of it is kept.
+ */
+function discardAfter(req, res, bound) {
+  res.once("finish", () => {
+    if (req.complete || req.destroyed) return;
+    let left = bound;
+    const timer = setTimeout(() => req.destroy(), DISCARD_MS);
+    timer.unref?.();
+    req.removeAllListeners("data");
+    req.on("data", (chunk) => {
+      left -= chunk.byteLength;
+      if (left < 0) {
+        clearTimeout(timer);
+        req.destroy();
+      }
+    });
+    req.once("end", () => clearTimeout(timer));
+    req.on("error", () => {});
+    req.resume();
+  });
+}

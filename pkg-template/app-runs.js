@@ -1,0 +1,285 @@
+// The run manager: durable runs over a RunStore, with no HTTP in it. Starts a run (within the
+// caps on running runs), runs the agent into a builder with event ids, logs every event, serves
+// readers from the log, stops runs (cancel, abandonment, close) and ends them lost when the
+// store fails. Every byte of the events is the core's, the lost-run event included.
+import { call } from "./instance.js";
+import { concatBytes } from "./values.js";
+import { ResponseBuilder } from "./builder.js";
+import { StreamAssembler } from "./assembler.js";
+import { RunLog } from "./runs.js";
+
+/** A refusal of the run manager: `code` is an HttpError code, `retryAfter` seconds if any. */
+export class RunRefusal extends Error {
+  constructor(code, message, retryAfter = undefined) {
+    super(message);
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * Runs of one app instance: `agent`, `store` and the `runs` options (app-options.js);
+ * `report(error, context)` is told of failures nobody else hears of.
+ */
+export class RunManager {
+  #agent;
+  #store;
+  #o;
+  #report;
+  #live = new Map();
+  #perOwner = new Map();
+  #sweeper = null;
+
+  constructor({ agent, runs, report }) {
+    this.#agent = agent;
+    this.#store = runs.store;
+    this.#o = runs;
+    this.#report = report;
+  }
+
+  /** The store runs are logged in. */
+  get store() {
+    return this.#store;
+  }
+
+  /**
+   * Starts a durable run `id` (a store key) of `protocol` for `owner` (a principal key), in
+   * `session` (a store key or null): registers it (one running run per session unless allowed),
+   * runs the agent into a builder of `builderOptions` with event ids, and logs every event. The
+   * agent's `signal` aborts on cancel, abandonment and `close()`, not on a disconnect.
+   */
+  async start({ id, protocol, session, owner, agentRequest, builderOptions, meta, context }) {
+    const count = this.#perOwner.get(owner) ?? 0;
+    if (this.#live.size >= this.#o.maxRunning) {
+      throw new RunRefusal("TOO_MANY_RUNS", "The server runs as many runs as it takes; try again later.", 5);
+    }
+    if (count >= this.#o.maxRunningPerPrincipal) {
+      throw new RunRefusal("TOO_MANY_RUNS", `At most ${this.#o.maxRunningPerPrincipal} runs may go at once; wait for one to end.`, 1);
+    }
+    // Counted before the store is asked, so concurrent starts cannot pass the cap together.
+    this.#perOwner.set(owner, count + 1);
+    try {
+      // The builder's options go with the run: any instance can then write its terminal event
+      // should the instance running it go away (RUN_LOST).
+      await this.#store.start({
+        id, protocol, session, principal: owner, exclusive: !this.#o.concurrentSessions,
+        meta: { ...meta, builder: builderOptions },
+      });
+    } catch (e) {
+      this.#release(owner);
+      throw e;
+    }
+    const report = (error) => this.#report(error, context);
+    const stopper = new AbortController();
+    let rb;
+    const stop = () => {
+      stopper.abort();
+      // The terminal event is written now, whatever the agent does with its signal.
+      try {
+        if (rb && !rb.finished) rb.canceled();
+      } catch {
+        // The run ended meanwhile.
+      }
+    };
+    this.#store.onCancel(id, stop);
+    const stream = ResponseBuilder.stream(async (builder) => {
+      rb = builder;
+      if (stopper.signal.aborted) {
+        builder.canceled();
+        return;
+      }
+      await this.#agent(agentRequest, builder, { signal: stopper.signal });
+    }, { ...builderOptions, eventIds: true, onError: report });
+    const done = this.#log(id, stream, stopper, report).finally(() => {
+      this.#live.delete(id);
+      this.#release(owner);
+    });
+    this.#live.set(id, { stop, done, waiting: 0 });
+    context?.ctx?.waitUntil?.(done);
+    this.#watch();
+    return done;
+  }
+
+  #release(owner) {
+    const left = (this.#perOwner.get(owner) ?? 1) - 1;
+    if (left > 0) this.#perOwner.set(owner, left);
+    else this.#perOwner.delete(owner);
+  }
+
+  /** Logs `stream` (a builder's, with event ids) into the store to its end; ends the run. */
+  async #log(id, stream, stopper, report) {
+    const reader = stream.getReader();
+    const log = new RunLog(this.#store, id);
+    let held = true;
+    let status = "ended";
+    try {
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        await log.add(value);
+        if (log.failure) break;
+      }
+      const failure = await log.flush();
+      if (failure) {
+        // The store refused events: the run cannot be logged to its end, so it stops. Declared
+        // lost elsewhere (RUN_LOST: this instance did not renew its lease in time), readers
+        // have its terminal event already; otherwise it is marked lost here, and they get it.
+        status = "lost";
+        held = failure.code !== "RUN_LOST";
+        stopper.abort();
+        reader.cancel().catch(() => {});
+        if (held) report(failure);
+      }
+    } catch (e) {
+      report(e);
+      status = "lost";
+      stopper.abort();
+      reader.cancel().catch(() => {});
+    }
+    try {
+      if (held) await this.#store.end(id, status);
+    } catch (e) {
+      report(e);
+    }
+  }
+
+  /** Asks whoever runs `id` to stop it. */
+  async cancel(id) {
+    return this.#store.cancel(id);
+  }
+
+  /**
+   * Resolves when run `id` has ended (its log holds the terminal event), or when `signal`
+   * aborts (the client waiting went away: it no longer counts as a reader of the run).
+   */
+  async ended(id, signal = undefined) {
+    if (signal?.aborted) return;
+    const live = this.#live.get(id);
+    if (live) {
+      live.waiting++;
+      let onAbort;
+      try {
+        return await Promise.race([live.done, new Promise((resolve) => {
+          onAbort = resolve;
+          signal?.addEventListener("abort", onAbort, { once: true });
+        })]);
+      } finally {
+        live.waiting--;
+        signal?.removeEventListener("abort", onAbort);
+      }
+    }
+    // Run elsewhere: follow its log to the end.
+    const gone = new AbortController();
+    const follow = () => gone.abort();
+    signal?.addEventListener("abort", follow, { once: true });
+    try {
+      for await (const _ of await this.#store.read(id, Number.MAX_SAFE_INTEGER - 1, gone.signal)) {
+        // Nothing to do with the events: only the end matters.
+      }
+    } catch {
+      // Gone, unknown or unreachable: nothing to wait for.
+    } finally {
+      signal?.removeEventListener("abort", follow);
+    }
+  }
+
+  /** Stops every run this instance runs (each ends canceled) and waits for them. */
+  async close() {
+    const live = [...this.#live.values()];
+    for (const run of live) run.stop();
+    await Promise.all(live.map((run) => run.done));
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#sweeper = null;
+  }
+
+  /** Cancels, every few seconds, the runs of this instance nobody has read for `abandonAfterMs`. */
+  #watch() {
+    const { abandonAfterMs } = this.#o;
+    if (this.#sweeper || !(abandonAfterMs > 0) || typeof setInterval !== "function") return;
+    this.#sweeper = setInterval(async () => {
+      if (this.#live.size === 0) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = null;
+        return;
+      }
+      const now = Date.now();
+      let running;
+      try {
+        running = await this.#store.running();
+      } catch (e) {
+        this.#report(e, { during: "abandonment check" });
+        return; // the store is unreachable: try again at the next tick
+      }
+      for (const run of running) {
+        const live = this.#live.get(run.id);
+        // A client waiting for a run's end (a non-streamed answer) reads it too.
+        if (live && live.waiting === 0 && run.readers === 0 && now - run.lastRead > abandonAfterMs) live.stop();
+      }
+    }, Math.max(50, Math.min(1000, abandonAfterMs / 4)));
+    this.#sweeper.unref?.();
+  }
+
+  /**
+   * The stream a reader of run `id` gets from cursor `after`, ending with the run's `RUN_LOST`
+   * failure when the instance running it went away; `rebind` (bytes → bytes) applies to each
+   * chunk. Its disconnect stops the run only with `cancelOnDisconnect`.
+   */
+  async reader(id, after, rebind = undefined) {
+    // Aborted when the reader goes away: a read waiting for the next event stops at once.
+    const gone = new AbortController();
+    let iterable = this.#untilLost(id, after, await this.#store.read(id, after, gone.signal));
+    if (rebind) iterable = mapChunks(iterable, rebind);
+    const cancelOnDisconnect = this.#o.cancelOnDisconnect;
+    return { iterable, onCancel: () => {
+      gone.abort();
+      if (cancelOnDisconnect) this.#store.cancel(id).catch((e) => this.#report(e, { during: "cancel on disconnect" }));
+    } };
+  }
+
+  /** `iterable`, then, if it throws `RUN_LOST`, the run's terminal failure (unless the cursor is past it). */
+  async *#untilLost(id, after, iterable) {
+    try {
+      yield* iterable;
+    } catch (e) {
+      if (e?.code !== "RUN_LOST") throw e;
+      const run = await this.#store.get(id);
+      if (!run) throw e;
+      const next = e.next ?? run.next;
+      if (after < next) yield await this.#lostEvent({ ...run, next });
+    }
+  }
+
+  /**
+   * The terminal event of a run whose instance went away: the failure (code `RUN_LOST`) its own
+   * builder writes, numbered after the last logged event; a Responses failure carries the
+   * response so far. Written by the core.
+   */
+  async #lostEvent(run, log = undefined) {
+    const builder = run.meta?.builder ?? { protocol: run.protocol };
+    return call("lostRunEvent", JSON.stringify(builder), run.next, log ?? await this.#store.log(run.id));
+  }
+
+  /** Run `id`'s log, with its `RUN_LOST` terminal event when its instance went away. */
+  async wholeLog(id) {
+    const log = await this.#store.log(id);
+    const run = await this.#store.get(id);
+    return run?.status === "lost" ? concatBytes([log, await this.#lostEvent(run, log)]) : log;
+  }
+
+  /** The OpenAI Responses `response` object of run `id` as its log stands. */
+  async responseSoFar(id) {
+    const asm = new StreamAssembler({ protocol: "openai-responses" });
+    try {
+      asm.push(await this.wholeLog(id));
+      const { outcome: _outcome, warnings: _warnings, ...response } = asm.snapshot();
+      return response;
+    } finally {
+      asm.free();
+    }
+  }
+}
+
+/** `iterable` with `map` applied to each chunk. */
+async function* mapChunks(iterable, map) {
+  for await (const chunk of iterable) yield map(chunk);
+}
