@@ -47,6 +47,7 @@ export class RunManager {
    * `session` (a store key or null): registers it (one running run per session unless allowed),
    * runs the agent into a builder of `builderOptions` with event ids, and logs every event. The
    * agent's `signal` aborts on cancel, abandonment and `close()`, not on a disconnect.
+   * Resolves once the run started, with `{done}`, which resolves when it ended.
    */
   async start({ id, protocol, session, owner, agentRequest, builderOptions, meta, context }) {
     const count = this.#perOwner.get(owner) ?? 0;
@@ -97,7 +98,7 @@ export class RunManager {
     this.#live.set(id, { stop, done, waiting: 0 });
     context?.ctx?.waitUntil?.(done);
     this.#watch();
-    return done;
+    return { done };
   }
 
   #release(owner) {

@@ -156,7 +156,7 @@ export class AgentApp {
   #failure(e, request) {
     try {
       if (e instanceof HttpError) return errorResponse(e);
-      const refusal = (e instanceof RunRefusal || e?.name === "AgentwireError") ? REFUSALS[e.code]?.(e) : undefined;
+      const refusal = typeof e?.code === "string" && Object.hasOwn(REFUSALS, e.code) ? REFUSALS[e.code](e) : undefined;
       if (refusal) return errorResponse(refusal);
       this.#report(e, { request });
       return errorResponse(new HttpError("INTERNAL_ERROR", "The server failed to answer."));
