@@ -3,10 +3,20 @@
 //! for native Rust servers alike. Request mapping lives with each protocol
 //! ([`parse_request`](crate::protocol::parse_request), [`agent_request`](crate::responses::agent_request),
 //! [`agui::agent_request`](crate::agui::agent_request), [`a2a::read_call`](crate::a2a::read_call)),
-//! the agent card in [`a2a::AgentDescription`](crate::a2a::AgentDescription).
+//! the agent card in [`a2a::AgentDescription`](crate::a2a::AgentDescription); the A2A answers
+//! written from a run's log in [`a2a::task_answer`](crate::a2a::task_answer) and its
+//! neighbours. [`lost_run_event`] is the terminal event of a run whose instance went away.
 
 use crate::codec::write::{raw, string};
 use crate::ErrorCode;
+
+#[cfg(feature = "full")]
+mod lost;
+#[cfg(test)]
+mod tests;
+
+#[cfg(feature = "full")]
+pub use lost::{lost_run_event, RUN_LOST_MESSAGE};
 
 /// Why an HTTP request to an agent server was refused; each has a status and a stable code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +42,17 @@ pub enum HttpErrorCode {
     RunGone,
     /// 500: the server failed.
     InternalError,
+    /// 429: the server runs as many runs as it takes; try again later.
+    TooManyRuns,
+    /// 503: the run store cannot be reached (or refused the write); try again later.
+    StoreUnavailable,
+    /// 409: a run with the requested id exists already (ids are not reused).
+    RunExists,
+    /// 502: the instance running the run went away before it ended, and the request waited
+    /// for its end (a non-streamed answer). A gateway's failure, not the client's nor this
+    /// server's: the run failed upstream of the server answering. A stream gets the run's
+    /// `RUN_LOST` failure event instead ([`lost_run_event`]).
+    RunLost,
 }
 
 impl HttpErrorCode {
@@ -47,6 +68,10 @@ impl HttpErrorCode {
             HttpErrorCode::SessionBusy => 409,
             HttpErrorCode::RunGone => 410,
             HttpErrorCode::InternalError => 500,
+            HttpErrorCode::TooManyRuns => 429,
+            HttpErrorCode::StoreUnavailable => 503,
+            HttpErrorCode::RunExists => 409,
+            HttpErrorCode::RunLost => 502,
         }
     }
 
@@ -63,25 +88,34 @@ impl HttpErrorCode {
             HttpErrorCode::SessionBusy => "SESSION_BUSY",
             HttpErrorCode::RunGone => "RUN_GONE",
             HttpErrorCode::InternalError => "INTERNAL_ERROR",
+            HttpErrorCode::TooManyRuns => "TOO_MANY_RUNS",
+            HttpErrorCode::StoreUnavailable => "STORE_UNAVAILABLE",
+            HttpErrorCode::RunExists => "RUN_EXISTS",
+            HttpErrorCode::RunLost => "RUN_LOST",
         }
     }
 
+    /// Every code.
+    pub const ALL: [HttpErrorCode; 14] = [
+        HttpErrorCode::NotFound,
+        HttpErrorCode::MethodNotAllowed,
+        HttpErrorCode::BodyTooLarge,
+        HttpErrorCode::UnsupportedMediaType,
+        HttpErrorCode::InvalidJson,
+        HttpErrorCode::InvalidRequest,
+        HttpErrorCode::Unauthorized,
+        HttpErrorCode::SessionBusy,
+        HttpErrorCode::RunGone,
+        HttpErrorCode::InternalError,
+        HttpErrorCode::TooManyRuns,
+        HttpErrorCode::StoreUnavailable,
+        HttpErrorCode::RunExists,
+        HttpErrorCode::RunLost,
+    ];
+
     /// The code a stable string names (`None` for others).
     pub fn from_name(name: &str) -> Option<Self> {
-        [
-            HttpErrorCode::NotFound,
-            HttpErrorCode::MethodNotAllowed,
-            HttpErrorCode::BodyTooLarge,
-            HttpErrorCode::UnsupportedMediaType,
-            HttpErrorCode::InvalidJson,
-            HttpErrorCode::InvalidRequest,
-            HttpErrorCode::Unauthorized,
-            HttpErrorCode::SessionBusy,
-            HttpErrorCode::RunGone,
-            HttpErrorCode::InternalError,
-        ]
-        .into_iter()
-        .find(|c| c.as_str() == name)
+        Self::ALL.into_iter().find(|c| c.as_str() == name)
     }
 
     /// The answer to a request that a mapping refused with `code` (`INVALID_JSON` and

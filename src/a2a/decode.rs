@@ -141,6 +141,12 @@ impl A2aDecoder {
                         self.artifact(a, false, settled, out);
                     }
                 }
+                // A task already settled (a whole run in one event, a task fold's answer) ends
+                // the run as its final status would; one waiting for input interrupts it if
+                // the stream ends there.
+                if settled || matches!(state, "input-required" | "auth-required") {
+                    self.status_update(&task_status(result, settled), out);
+                }
             }
             "status-update" => {
                 self.ensure_started(out);
@@ -453,6 +459,20 @@ fn text_mut(body: &mut ContentBody) -> Option<&mut String> {
         }
         _ => None,
     }
+}
+
+/// The status update a whole task stands for: its `status` and `metadata` (which, for a task
+/// folded from a stream, hold the last update's: the Agent API status and usage), `final` when
+/// the task has ended.
+fn task_status(task: &JsonMap, last: bool) -> JsonMap {
+    let mut update = JsonMap::new();
+    for key in ["status", "metadata"] {
+        if let Some(v) = task.get(key) {
+            update.insert(key.to_owned(), v.clone());
+        }
+    }
+    update.insert("final".to_owned(), Value::Bool(last));
+    update
 }
 
 fn text_of(m: &JsonMap) -> String {

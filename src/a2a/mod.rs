@@ -22,15 +22,19 @@
 //! `metadata.index` appended to an artifact continue its last text part; a `Message` result is
 //! a whole message (and, outside a task, the end of the run).
 
+mod answer;
 mod card;
 mod compat;
 mod decode;
+#[cfg(test)]
+mod decode_tests;
 mod encode;
 mod request;
 mod rpc;
 mod task;
 mod version;
 
+pub use answer::{rebind_id, subscribe_head, task_answer, TaskAnswer};
 pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;

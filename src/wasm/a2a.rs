@@ -1,14 +1,17 @@
 //! The A2A exports: agent cards (`a2aAgentCard`), reading a JSON-RPC request (`a2aCall`),
-//! error answers (`a2aError`), and the task a stream folds into (`a2aTask`).
+//! error answers (`a2aError`), and the task a stream folds into (`a2aTask`); for the JS
+//! `AgentApp` (internal, no TypeScript): the answers written from a run's log (`a2aAnswer`,
+//! `a2aSubscribeHead`) and a logged stream given another request's id (`a2aRebindId`).
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::{to_js, Text};
+use super::convert::{json_value, to_js, Text};
 use super::options::{only_keys, opt_bool, opt_string, opt_strings, req_string, Bag};
 use crate::a2a::{
-    read_call, A2aVersion, AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskFold,
+    read_call, rebind_id, subscribe_head, task_answer, A2aVersion, AgentDescription, Provider,
+    RpcError, RpcErrorCode, Skill, TaskAnswer, TaskFold,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -25,6 +28,20 @@ fn version(value: Option<&Value>, what: &str) -> Result<A2aVersion> {
         Some(_) => Err(invalid(
             format!("{what}: version must be \"1.0\" or \"0.3\""),
             "version",
+        )),
+    }
+}
+
+/// `historyLength`: absent, null or a non-negative integer (above 2^32 read as 2^32 - 1).
+fn history_length(bag: &Bag, what: &str) -> Result<Option<u32>> {
+    match bag.get("historyLength") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) if n.as_u64().is_some() => Ok(Some(
+            u32::try_from(n.as_u64().unwrap_or_default()).unwrap_or(u32::MAX),
+        )),
+        Some(_) => Err(invalid(
+            format!("{what}: historyLength must be a non-negative integer"),
+            "historyLength",
         )),
     }
 }
@@ -247,19 +264,7 @@ pub fn a2a_task(
     let bag = Bag::parse(options.as_deref(), WHAT)?;
     only_keys(&bag, &["version", "historyLength"], WHAT)?;
     let version = version(bag.get("version"), WHAT)?;
-    let history_length = match bag.get("historyLength") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) if n.as_u64().is_some() => {
-            Some(u32::try_from(n.as_u64().unwrap_or_default()).unwrap_or(u32::MAX))
-        }
-        Some(_) => {
-            return Err(invalid(
-                format!("{WHAT}: historyLength must be a non-negative integer"),
-                "historyLength",
-            )
-            .into())
-        }
-    };
+    let history_length = history_length(&bag, WHAT)?;
     let mut fold = TaskFold::new();
     match Text::from_js(stream, WHAT)? {
         Text::Str(s) => fold.push(s.as_bytes())?,
@@ -273,4 +278,81 @@ pub fn a2a_task(
         "sendMessageResult": fold.send_message_result(version, history_length),
     });
     Ok(to_js(&out)?)
+}
+
+/// The JSON-RPC `id` of an answer: any JSON value (absent: null).
+fn rpc_id(bag: &Bag) -> Value {
+    bag.get("id").cloned().unwrap_or(Value::Null)
+}
+
+/// The whole JSON-RPC response text answering a request with run `log`'s task (`log`: the
+/// run's logged A2A SSE events). Options (JSON text): `id` (the request's JSON-RPC id, any
+/// JSON value; default null), `version` (`"1.0"`, the default, or `"0.3"`), `kind` (`"task"`
+/// for `GetTask` / `CancelTask`: the task; `"send"` for a non-streamed `SendMessage`: the
+/// `sendMessageResult`), `historyLength`. The result is what `a2aTask(log, …)` gives as
+/// `task` / `sendMessageResult` (`null` when there is none).
+///
+/// @throws {AgentwireError} `INVALID_OPTION` naming the option; `INVALID_UTF8` /
+/// `EVENT_TOO_LARGE` / `INVALID_JSON` for a log that cannot be read.
+#[wasm_bindgen(js_name = a2aAnswer, skip_typescript)]
+pub fn a2a_answer(log: &[u8], options: &str) -> std::result::Result<String, JsValue> {
+    const WHAT: &str = "a2aAnswer";
+    let bag = Bag::parse(Some(options), WHAT)?;
+    only_keys(&bag, &["id", "version", "kind", "historyLength"], WHAT)?;
+    let version = version(bag.get("version"), WHAT)?;
+    let kind = match bag.get("kind").and_then(Value::as_str) {
+        Some("task") => TaskAnswer::Task,
+        Some("send") => TaskAnswer::Send,
+        _ => {
+            return Err(
+                invalid(format!("{WHAT}: kind must be \"task\" or \"send\""), "kind").into(),
+            )
+        }
+    };
+    let history_length = history_length(&bag, WHAT)?;
+    Ok(task_answer(
+        log,
+        &rpc_id(&bag),
+        version,
+        kind,
+        history_length,
+    )?)
+}
+
+/// The first SSE event of a `SubscribeToTask` stream, from the run's `log`: the task as it
+/// stands, as the JSON-RPC result answering the subscriber's request (1.0: `{"task": …}`, a
+/// `StreamResponse`; 0.3: the task). Options (JSON text): `id` (the subscriber's JSON-RPC id),
+/// `version`. Returns `{frame, cursor}`: `frame` the event's bytes (`data: …` and a blank
+/// line, no `id:`), `cursor` the id of the log's last event (`-1` when it has none), after
+/// which the rest of the stream follows.
+///
+/// @throws {AgentwireError} as `a2aAnswer`.
+#[wasm_bindgen(js_name = a2aSubscribeHead, skip_typescript)]
+pub fn a2a_subscribe_head(log: &[u8], options: &str) -> std::result::Result<JsValue, JsValue> {
+    const WHAT: &str = "a2aSubscribeHead";
+    let bag = Bag::parse(Some(options), WHAT)?;
+    only_keys(&bag, &["id", "version"], WHAT)?;
+    let version = version(bag.get("version"), WHAT)?;
+    let (frame, cursor) = subscribe_head(log, &rpc_id(&bag), version)?;
+    let out = js_sys::Object::new();
+    let set =
+        |key: &str, value: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(key), value);
+    set("frame", &js_sys::Uint8Array::from(frame.as_slice()).into())?;
+    // A cursor is below 2^53 (an event count), exact as a JS number.
+    #[allow(clippy::cast_precision_loss)]
+    set("cursor", &JsValue::from_f64(cursor as f64))?;
+    Ok(out.into())
+}
+
+/// `chunk` (whole SSE events of an A2A stream that agentwire wrote) with every event that
+/// answers JSON-RPC id `from` answering `to` instead (`from`, `to`: the ids' JSON text, e.g.
+/// `JSON.stringify(id)`). Exact: ids are compared as values written the encoder's way, never
+/// used as patterns; other events and every other byte are kept. Linear in `chunk`.
+///
+/// @throws {AgentwireError} `INVALID_OPTION` when `from` or `to` is not JSON text.
+#[wasm_bindgen(js_name = a2aRebindId, skip_typescript)]
+pub fn a2a_rebind_id(chunk: &[u8], from: &str, to: &str) -> std::result::Result<Vec<u8>, JsValue> {
+    let from = json_value(from, "a2aRebindId from")?;
+    let to = json_value(to, "a2aRebindId to")?;
+    Ok(rebind_id(chunk, &from, &to))
 }

@@ -1,8 +1,10 @@
-//! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers.
+//! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers (`httpError`) and the
+//! terminal event of a run whose instance went away (`lostRunEvent`).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+use super::options::builder_options as builder_options_of;
 use crate::app::{error_body, HttpErrorCode};
 use crate::{Error, ErrorCode};
 
@@ -30,4 +32,36 @@ pub fn http_error(
     pair.push(&JsValue::from(code.status()));
     pair.push(&JsValue::from(error_body(code, message, field.as_deref())));
     Ok(pair.into())
+}
+
+/// The terminal event of a run whose instance went away (appended to its log by the JS
+/// `AgentApp`): what a `ResponseBuilder` of `builderOptions` (JSON text, the run's builder
+/// options) writes for `failed({code: "RUN_LOST", message: "The instance running this run went
+/// away before it ended."})`, as one SSE event with `id: next` and, where it has one,
+/// `sequence_number: next`; for OpenAI Responses the `response.failed` event's `response`
+/// carries the output and usage of `log` (the run's logged events) so far. Returns its bytes.
+///
+/// @throws {AgentwireError} `INVALID_OPTION` for bad builder options or a `next` that is not an
+/// integer in 0..2^53; `INVALID_UTF8` / `EVENT_TOO_LARGE` for a Responses log that cannot be
+/// read.
+#[wasm_bindgen(js_name = lostRunEvent, skip_typescript)]
+pub fn lost_run_event(
+    builder_options: &str,
+    next: f64,
+    log: &[u8],
+) -> std::result::Result<Vec<u8>, JsValue> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    if !(0.0..=MAX_SAFE).contains(&next) || next.fract() != 0.0 {
+        return Err(Error::new(
+            ErrorCode::InvalidOption,
+            "lostRunEvent: next must be an integer from 0 to 2^53 - 1",
+        )
+        .with_field("next")
+        .into());
+    }
+    // In range and whole: exact as a u64.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let next = next as u64;
+    let options = builder_options_of(Some(builder_options))?;
+    Ok(crate::app::lost_run_event(options, next, log)?)
 }
