@@ -37,6 +37,19 @@ export interface AgentContext {
  */
 export type Agent = (request: AgentRequest, rb: ResponseBuilder, context: AgentContext) => void | Promise<void>;
 
+/** What `authorize` returns: who the caller is (a key, or `{id}`), `true` (anonymous), or falsy (401). */
+export type Principal = string | { readonly id: string } | boolean | null | undefined;
+
+/** What `onError` is told besides the error. */
+export interface ErrorContext {
+  /** The request being answered, when there is one. */
+  request?: FetchRequest;
+  /** The run's Agent API request, for an error of a run. */
+  agentRequest?: AgentRequest;
+  /** What the app was doing when there is no request: `"abandonment check"`, `"cancel on disconnect"`. */
+  during?: string;
+}
+
 /** Where each route is served. */
 export interface AgentAppPaths {
   /** @defaultValue `"/process"` */
@@ -79,24 +92,33 @@ export interface AgentAppOptions {
   protocols?: { process?: boolean; responses?: boolean; agUi?: boolean; a2a?: boolean };
   /**
    * CORS: `false` for none; by default every origin is allowed, without credentials (the
-   * reference allows every origin). Preflight `OPTIONS` requests are answered on every route.
+   * reference allows every origin). With `credentials: true`, `origins` must be an explicit
+   * list (neither `"*"`, `"null"` nor a function): anything else throws `INVALID_OPTION`.
+   * Preflight `OPTIONS` requests are answered on every route.
    */
   cors?: false | { origins?: "*" | string[] | ((origin: string) => boolean); credentials?: boolean; maxAge?: number };
   /** The largest request body, in bytes; more answers 413. @defaultValue 1 MiB */
   maxBodyBytes?: number;
   /**
-   * Applied to every request but `GET /health`: return a truthy value (the principal) to let it
-   * through; a falsy value or a throw answers 401.
+   * Applied to every request but `GET /health`: returns who the caller is — a string key, or an
+   * object with a string `id` (1 to 1024 characters; the rest of the object is the app's) — or
+   * `true` for an anonymous caller; a falsy value or a throw answers 401. Runs, sessions and
+   * client-chosen ids are each principal's own (keyed by that identity, never by serialising
+   * the object). Any other value is the server's fault: 500, reported to `onError`.
    */
-  authorize?: (request: FetchRequest) => unknown;
+  authorize?: (request: FetchRequest) => Principal | Promise<Principal>;
   /** Told of every error the app or the agent raises (the answer is already decided). */
-  onError?: (error: unknown, context: { request: FetchRequest; agentRequest?: AgentRequest }) => void;
+  onError?: (error: unknown, context: ErrorContext) => void;
   /** Durable runs: where they are logged and how long they may go unread. */
   runs?: {
     /** Where runs are logged. @defaultValue a `MemoryRunStore` (this process) */
     store?: RunStore;
     /** A run nobody reads for this long is canceled; 0: never. @defaultValue 60 000 ms */
     abandonAfterMs?: number;
+    /** Runs going at once on this instance, all principals together; more answer 429 (`TOO_MANY_RUNS`, `Retry-After`). @defaultValue 1000 */
+    maxRunning?: number;
+    /** Runs going at once on this instance for one principal (all anonymous callers are one); more answer 429. @defaultValue 32 */
+    maxRunningPerPrincipal?: number;
     /** Cancel a run when its reader disconnects, instead of letting it run on. @defaultValue `false` */
     cancelOnDisconnect?: boolean;
     /** Allow more than one running run per session (the reference allows one). @defaultValue `false` */
