@@ -78,6 +78,8 @@ export interface MemoryRunStoreOptions {
 /** Runs kept in this process's memory (the default store of `AgentApp`): a {@link RunStore}. */
 export declare class MemoryRunStore {
   constructor(options?: MemoryRunStoreOptions);
+  /** Marks a run ended, at `endedAt` (ms since the epoch; its retention counts from then). @defaultValue now */
+  end(id: string, status?: string, endedAt?: number): Promise<void>;
 }
 export interface MemoryRunStore extends RunStore {}
 
