@@ -85,6 +85,8 @@ export interface MemoryRunStore extends RunStore {}
 
 /** A store's refusal, with a stable code. */
 export declare class RunStoreError extends Error {
+  /** A store's refusal `code` (`next`: with `RUN_LOST`, the id of the run's terminal event). */
+  constructor(code: RunStoreError["code"], message: string, next?: number);
   readonly code: "SESSION_BUSY" | "RUN_GONE" | "NOT_FOUND" | "RUN_LOST";
   /** With `RUN_LOST`: the id the run's terminal event takes (the events before it are logged). */
   readonly next?: number;
