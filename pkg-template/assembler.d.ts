@@ -394,16 +394,21 @@ export declare class StreamAssembler<P extends Protocol | "auto" = "auto"> {
    * Fetches `url` with `init` and assembles the run, resuming after a network error or a body
    * that ends before the run did: it reconnects to the run's resume route (AgentApp's
    * `<url>/<x-agentwire-run-id>`, or `options.resumeUrl(runId, url)`) with `Last-Event-ID`,
-   * backing off (`backoffMs` doubling to `maxBackoffMs`, or the stream's `retry:`), at most
-   * `maxAttempts` times in a row without progress; the event half-received at the cut is
-   * dropped and events resent at the seam are skipped. Each reconnect is reported as a
-   * `{type: "reconnect"}` update. `stop()` cancels the run on the server; `abort()` only
-   * disconnects. A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final, but for 408, 429, 500, 502,
-   * 503 and 504 (a proxy, a server between deploys), which a resume tries again. An A2A streaming send
-   * (`SendStreamingMessage`, or 0.3's `message/stream`, as a JSON string body) resumes with
-   * `SubscribeToTask` (`tasks/resubscribe`) and `Last-Event-ID` on the same URL (AgentApp replays
-   * after the cursor, without the task first) and stops with `CancelTask` (`tasks/cancel`); a
-   * JSON-RPC error answer is final.
+   * backing off (`backoffMs` doubling to `maxBackoffMs`, or the stream's `retry:`); the event
+   * half-received at the cut is dropped and events resent at the seam are skipped. Progress is
+   * a new event (past the cursor the connection started from): `maxAttempts` connections in a
+   * row without one end the iteration (`CONNECTION_LOST`), whatever bytes they carried. Each
+   * reconnect is reported as a {@link ReconnectUpdate}. A resume must answer this run's event
+   * stream (`text/event-stream`, the same `x-agentwire-run-id`): anything else is refused,
+   * unread (`RESUME_MISMATCH`). A 4xx/5xx answer (e.g. 410 `RUN_GONE`) is final, but for 408,
+   * 429, 500, 502, 503 and 504 (a proxy, a server between deploys), which a resume tries again.
+   * `init.signal` aborts the reader as `abort()` does. `stop()` cancels the run on the server;
+   * `abort()` only disconnects. An A2A streaming send (`SendStreamingMessage`, or 0.3's
+   * `message/stream`, as a JSON string body) resumes with `SubscribeToTask`
+   * (`tasks/resubscribe`) and `Last-Event-ID` on the same URL (AgentApp replays after the
+   * cursor, without the task first) and stops with `CancelTask` (`tasks/cancel`); a JSON-RPC
+   * error answer is final. The iteration throws a {@link ConnectError}, or the assembler's
+   * error (`EVENT_TOO_LARGE`, a violation in strict mode: final).
    */
   static connect<Q extends Protocol | "auto" = "auto">(url: string | { href: string }, init?: ConnectInit, options?: ConnectOptions<Q>): RunConnection<Q>;
   static read(body: Body, options?: StreamAssemblerOptions): AsyncGenerator<Update[], void, undefined>;
@@ -453,19 +458,29 @@ export interface OpenAIResponsesSnapshot {
   warnings: Warning[];
 }
 
-/** The request of {@link StreamAssembler.connect}: `fetch`'s `init` (method, headers, body). */
+/** The request of {@link StreamAssembler.connect}: `fetch`'s `init` (method, headers, body, signal). */
 export interface ConnectInit {
   method?: string;
   headers?: Record<string, string> | [string, string][];
   body?: string | Uint8Array;
+  /** Aborts the reader (as {@link RunConnection.abort}), whichever connection it is on. */
+  signal?: AbortSignalLike | null;
   [key: string]: unknown;
+}
+
+/** The part of an `AbortSignal` {@link StreamAssembler.connect} uses (a DOM, Node or Deno one fits). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 /** Options of {@link StreamAssembler.connect}: the assembler's, and how to resume. */
 export interface ConnectOptions<Q extends Protocol | "auto" = "auto"> extends StreamAssemblerOptions<Q> {
   /** Resume after a dropped connection. @defaultValue `true` */
   resume?: boolean;
-  /** Reconnects in a row without progress before giving up. @defaultValue 5 */
+  /** Connections in a row without a new event (past the cursor) before giving up. @defaultValue 5 */
   maxAttempts?: number;
   /** The first pause before reconnecting, doubled each time. @defaultValue 250 ms */
   backoffMs?: number;
@@ -488,6 +503,31 @@ export interface ReconnectUpdate {
   delayMs: number;
 }
 
+/**
+ * Why a {@link RunConnection} ended (an `AgentwireError`, `instanceof AgentwireError` holds):
+ * - `INVALID_REQUEST`: an error answer (4xx/5xx; for A2A, a JSON-RPC error instead of a
+ *   stream), with `status` and `serverCode`;
+ * - `RESUME_MISMATCH`: a resume answered by something other than this run's event stream
+ *   (another `x-agentwire-run-id`, none, or a content type other than `text/event-stream`),
+ *   with `status`; nothing of it was read;
+ * - `CONNECTION_LOST`: the connection failed, or its body ended before the run did, and no
+ *   resume follows (`maxAttempts` connections in a row without a new event, `resume: false`,
+ *   or the run's id unknown), with the fetch's error as `cause` when it failed.
+ */
+export interface ConnectError extends Error {
+  name: "AgentwireError";
+  code: "INVALID_REQUEST" | "RESUME_MISMATCH" | "CONNECTION_LOST";
+  /** The HTTP status of the answer (`INVALID_REQUEST`, `RESUME_MISMATCH`). */
+  status?: number;
+  /**
+   * `INVALID_REQUEST`: the error body's `error.code` as a string (AgentApp's `RUN_GONE`,
+   * `NOT_FOUND`, …; a JSON-RPC error's number), else `HTTP_<status>` (A2A: `A2A_ERROR`).
+   */
+  serverCode?: string;
+  /** `CONNECTION_LOST`: what the fetch or the body's read threw. */
+  cause?: unknown;
+}
+
 /** A run being read by {@link StreamAssembler.connect}. */
 export declare class RunConnection<Q extends Protocol | "auto" = "auto"> {
   /** The assembler: its `snapshot()`, `toolCalls()`, `outcome`, `lastEventId`. */
@@ -498,8 +538,17 @@ export declare class RunConnection<Q extends Protocol | "auto" = "auto"> {
   readonly reconnects: number;
   /** Disconnects this reader only; the run goes on. */
   abort(reason?: unknown): void;
-  /** Stops the run on the server (its cancel route); every reader gets its canceled end. */
+  /**
+   * Stops the run on the server (its cancel route, `POST <resume url>/cancel` without a body;
+   * A2A: `CancelTask`); every reader gets its canceled end. Resolves with the server's answer (a
+   * fetch `Response`); rejects with `BUILDER_STATE` before the run's id is known, and with
+   * `CONNECTION_LOST` when the request fails.
+   */
   stop(): Promise<unknown>;
+  /**
+   * The update batches of the run, with a {@link ReconnectUpdate} batch before each resume;
+   * throws a {@link ConnectError} (or the assembler's error) when the run cannot be read on.
+   */
   [Symbol.asyncIterator](): AsyncIterator<Array<Update | ReconnectUpdate>>;
   /** Releases the assembler. Also `[Symbol.dispose]`. */
   free(): void;

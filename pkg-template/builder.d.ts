@@ -50,6 +50,12 @@ export interface ResponseBuilderOptions {
   runId?: string;
   /** Drop null fields, like the reference's `model_dump_json(exclude_none=True)`. @defaultValue `false` */
   omitNulls?: boolean;
+  /**
+   * Every SSE event carries `id: N`, `N` counting the stream's events from 0: the cursor a
+   * reader resumes from (`Last-Event-ID`, the assembler's `lastEventId`). SSE only
+   * (`format: "ndjson"` throws `INVALID_OPTION`). @defaultValue `false`
+   */
+  eventIds?: boolean;
 }
 
 /** Options of {@link ResponseBuilder.message}. Unknown keys throw `INVALID_OPTION`. */

@@ -1,7 +1,7 @@
 // StreamAssembler.connect: fetch a run and assemble it, resuming after a dropped connection
 // (AgentApp's resume routes, or any SSE server that honours Last-Event-ID), with stop() (the
 // run's cancel route) apart from abort() (this reader only).
-import { agentwireError, concatBytes } from "./values.js";
+import { AgentwireError, agentwireError, concatBytes } from "./values.js";
 
 const DEFAULTS = { resume: true, maxAttempts: 5, backoffMs: 250, maxBackoffMs: 10_000 };
 
@@ -72,11 +72,18 @@ async function errorText(res) {
   return new TextDecoder().decode(concatBytes(chunks).subarray(0, ERROR_BODY_LIMIT));
 }
 
+/** The errors that end the iteration at once (no resume tries again after them). */
+const finalErrors = new WeakSet();
+function final(error) {
+  finalErrors.add(error);
+  return error;
+}
+
 /**
- * The error of an answer that is not the run's stream: its `status`, `serverCode` (the body's
- * JSON `error.code`, else `fallback`) and whether it is `final`.
+ * The error of an error answer: `INVALID_REQUEST` with its `status` and `serverCode` (the body's
+ * JSON `error.code`, else `fallback`); final unless `transient`.
  */
-async function refusal(res, url, fallback, final) {
+async function refusal(res, url, fallback, transient) {
   const text = await errorText(res);
   let code = fallback;
   try {
@@ -84,7 +91,33 @@ async function refusal(res, url, fallback, final) {
   } catch {
     // Not JSON, or not an error object: the fallback.
   }
-  return Object.assign(agentwireError("INVALID_REQUEST", `${url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code, final });
+  const error = Object.assign(agentwireError("INVALID_REQUEST", `${url} answered ${res.status}: ${text.slice(0, 500)}`), { status: res.status, serverCode: code });
+  return transient ? error : final(error);
+}
+
+/** A resume answered by something other than this run's event stream: final, nothing of it read. */
+function mismatch(res, url, why) {
+  res.body?.cancel().catch(() => {});
+  return final(Object.assign(agentwireError("RESUME_MISMATCH", `${url} answered the resume with ${why}`), { status: res.status }));
+}
+
+/** Whether a Content-Type is `text/event-stream` (parameters aside). */
+function isEventStream(contentType) {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase() === "text/event-stream";
+}
+
+/** `error` as an AgentwireError: a failed fetch or read (a TypeError, an abort) is `CONNECTION_LOST`. */
+function lost(error) {
+  if (error instanceof AgentwireError) return error;
+  return agentwireError("CONNECTION_LOST", `the connection failed: ${messageOf(error)}`, undefined, error);
+}
+
+function messageOf(error) {
+  try {
+    return String(error?.message ?? error);
+  } catch {
+    return "an exception";
+  }
 }
 
 const sleep = (ms, signal) => new Promise((resolve) => {
@@ -142,61 +175,106 @@ export class RunConnection {
   }
 
   /**
-   * Stops the run itself (its cancel route, `POST <resume url>/cancel`; A2A: `CancelTask`):
-   * every reader gets its canceled end, this one included. Resolves with the server's answer.
+   * Stops the run itself (its cancel route, `POST <resume url>/cancel`, without a body; A2A:
+   * `CancelTask`): every reader gets its canceled end, this one included. Resolves with the
+   * server's answer; rejects with `BUILDER_STATE` before the run's id is known and
+   * `CONNECTION_LOST` when the request fails.
    */
   async stop() {
     if (this.#runId === null) throw agentwireError("BUILDER_STATE", "stop(): the run's id is not known yet");
     const fetchFn = this.#o.fetch ?? fetch;
-    if (this.#a2a) return fetchFn(this.#url, this.#a2aInit(this.#a2a.cancel, new Headers(this.#init.headers)));
-    const base = (this.#o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url);
-    const u = new URL(base);
-    u.pathname = `${u.pathname}/cancel`;
-    u.search = "";
-    const headers = new Headers(this.#init.headers);
-    headers.set("content-type", "application/json");
-    return fetchFn(u.href, { method: "POST", headers, body: "{}" });
+    let url;
+    let init;
+    if (this.#a2a) {
+      url = this.#url;
+      init = this.#a2aInit(this.#a2a.cancel, new Headers(this.#init.headers));
+    } else {
+      const u = new URL((this.#o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url));
+      u.pathname = `${u.pathname}/cancel`;
+      u.search = "";
+      url = u.href;
+      // The cancel routes read no body: none is sent (an unread body would be left on a
+      // kept-alive connection).
+      const headers = new Headers(this.#init.headers);
+      headers.delete("content-type");
+      headers.delete("content-length");
+      init = { method: "POST", headers };
+    }
+    try {
+      return await fetchFn(url, init);
+    } catch (error) {
+      throw lost(error);
+    }
   }
 
   async *[Symbol.asyncIterator]() {
     const asm = this.#assembler;
     const o = this.#o;
     const fetchFn = o.fetch ?? fetch;
-    const signal = this.#controller.signal;
+    const controller = this.#controller;
+    const signal = controller.signal;
+    // The caller's signal (`init.signal`) aborts this reader too: one listener, however many
+    // connections follow.
+    const outer = this.#init.signal ?? null;
+    const onAbort = () => controller.abort(outer.reason);
+    if (outer !== null) {
+      if (outer.aborted) controller.abort(outer.reason);
+      else outer.addEventListener("abort", onAbort, { once: true });
+    }
     let attempt = 0;
+    let resuming = false;
     let request = { url: this.#url, init: { ...this.#init, signal } };
     try {
       for (;;) {
-        let progressed = false;
+        // Progress is an event past the cursor this connection started from: bytes, replayed
+        // events or an answer of another kind do not count.
+        const cursor = asm.lastEventId;
         try {
+          if (signal.aborted) return;
           const res = await fetchFn(request.url, request.init);
           if (!res.ok) {
             // A refusal is final (the run is gone, or not ours): no point retrying. A proxy or a
             // server between deploys (408, 429, 500, 502, 503, 504) is tried again.
-            throw await refusal(res, request.url, `HTTP_${res.status}`, !TRANSIENT.has(res.status));
+            throw await refusal(res, request.url, `HTTP_${res.status}`, TRANSIENT.has(res.status));
           }
-          if (this.#a2a && !(res.headers.get("content-type") ?? "").includes("text/event-stream")) {
+          const contentType = res.headers.get("content-type");
+          if (this.#a2a && !isEventStream(contentType)) {
             // A JSON-RPC error instead of a stream (the task is unknown, or gone): final.
-            throw await refusal(res, request.url, "A2A_ERROR", true);
+            throw await refusal(res, request.url, "A2A_ERROR", false);
+          }
+          if (resuming) {
+            // Only this run's event stream continues the run: anything else would be merged in.
+            if (!isEventStream(contentType)) throw mismatch(res, request.url, `${contentType === null ? "no content type" : JSON.stringify(contentType)}, not an event stream`);
+            const id = res.headers.get("x-agentwire-run-id");
+            if (id !== this.#runId) throw mismatch(res, request.url, id === null ? "no x-agentwire-run-id" : `another run (${JSON.stringify(id)}, not ${JSON.stringify(this.#runId)})`);
           }
           this.#runId ??= res.headers.get("x-agentwire-run-id");
-          const reader = res.body.getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            const updates = asm.push(value);
-            progressed = true;
-            attempt = 0;
-            if (updates.length > 0) yield updates;
+          if (res.body) {
+            const reader = res.body.getReader();
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              let updates;
+              try {
+                updates = asm.push(value);
+              } catch (error) {
+                // The stream itself is at fault (too large an event, a violation in strict
+                // mode): another connection would not help.
+                reader.cancel().catch(() => {});
+                throw final(error);
+              }
+              if (asm.lastEventId !== cursor) attempt = 0;
+              if (updates.length > 0) yield updates;
+            }
           }
           if (asm.outcome !== "pending" || !o.resume || this.#runId === null) break;
           // The body ended without the run's end: a proxy or the server cut it. Resume.
-          throw agentwireError("INVALID_REQUEST", "the stream ended before the run did");
+          throw agentwireError("CONNECTION_LOST", "the stream ended before the run did");
         } catch (error) {
           if (signal.aborted) return;
-          if (error?.final || !o.resume || this.#runId === null) throw error;
-          if (!progressed) attempt++;
-          if (attempt >= o.maxAttempts) throw error;
+          if (finalErrors.has(error) || !o.resume || this.#runId === null) throw lost(error);
+          if (asm.lastEventId === cursor) attempt++;
+          if (attempt >= o.maxAttempts) throw lost(error);
           asm.connectionLost();
           this.#reconnects++;
           const wait = Math.min(o.maxBackoffMs, asm.retry ?? o.backoffMs * 2 ** Math.max(0, attempt - 1));
@@ -208,6 +286,7 @@ export class RunConnection {
           // A2A: an empty Last-Event-ID (before any event) replays from the first, not the task.
           else if (this.#a2a) headers.set("last-event-id", "");
           headers.set("accept", "text/event-stream");
+          resuming = true;
           request = this.#a2a
             ? { url: this.#url, init: { ...this.#a2aInit(this.#a2a.resume, headers), signal } }
             : { url: (o.resumeUrl ?? defaultResumeUrl)(this.#runId, this.#url), init: { method: "GET", headers, signal } };
@@ -216,7 +295,8 @@ export class RunConnection {
       const last = asm.finish();
       if (last.length > 0) yield last;
     } finally {
-      if (!signal.aborted) this.#controller.abort();
+      outer?.removeEventListener("abort", onAbort);
+      if (!signal.aborted) controller.abort();
     }
   }
 

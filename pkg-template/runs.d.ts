@@ -78,11 +78,15 @@ export interface MemoryRunStoreOptions {
 /** Runs kept in this process's memory (the default store of `AgentApp`): a {@link RunStore}. */
 export declare class MemoryRunStore {
   constructor(options?: MemoryRunStoreOptions);
+  /** Marks a run ended, at `endedAt` (ms since the epoch; its retention counts from then). @defaultValue now */
+  end(id: string, status?: string, endedAt?: number): Promise<void>;
 }
 export interface MemoryRunStore extends RunStore {}
 
 /** A store's refusal, with a stable code. */
 export declare class RunStoreError extends Error {
+  /** A store's refusal `code` (`next`: with `RUN_LOST`, the id of the run's terminal event). */
+  constructor(code: RunStoreError["code"], message: string, next?: number);
   readonly code: "SESSION_BUSY" | "RUN_GONE" | "NOT_FOUND" | "RUN_LOST";
   /** With `RUN_LOST`: the id the run's terminal event takes (the events before it are logged). */
   readonly next?: number;

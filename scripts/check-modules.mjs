@@ -1,13 +1,18 @@
-// The module graph of src/: which top-level module uses which (from `crate::…` paths in code,
-// doc comments and test modules left out), checked against the layers in ARCHITECTURE.md.
-// Fails when the graph has a cycle, when a module uses one of its own layer or a layer above,
+// The module graphs, checked against the layers in ARCHITECTURE.md:
+//   - Rust, "## Layers": which top-level module of src/ uses which (from `crate::…` paths in code,
+//     doc comments and test modules left out);
+//   - JavaScript, "## JavaScript modules": which module of pkg-template/ (`*.js`, and
+//     `lite/index.js`) imports which (static `import`/`export … from` and `import("…")` of
+//     relative paths; the generated glue and other files are not modules of the map).
+// Fails when a graph has a cycle, when a module uses one of its own layer or a layer above,
 // or when a module is missing from the map or the map names one that does not exist.
-// Usage: node scripts/check-modules.mjs [--print]
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+// Usage: node scripts/check-modules.mjs [--root <repo>] [--print]
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const at = process.argv.indexOf("--root");
+const root = resolve(at > 0 ? process.argv[at + 1] : fileURLToPath(new URL("..", import.meta.url)));
 const src = join(root, "src");
 
 function files(dir) {
@@ -74,53 +79,109 @@ for (const [, name, body] of lib.matchAll(/^pub mod ([a-z_][a-z0-9_]*) \{([\s\S]
   uses.set(name, seen);
 }
 
-// The layers of ARCHITECTURE.md: the fenced block after "## Layers", one line per layer,
-// bottom first: `N. name name …` (anything after `—` is a comment).
+// The layers of a map in ARCHITECTURE.md: the first ```text block after the heading, one line
+// per layer, bottom first: `N. name name …` (anything after `—` is a comment).
 const map = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
-const block = map.match(/## Layers[\s\S]*?```text\n([\s\S]*?)```/);
-const problems = [];
-const layer = new Map();
-if (!block) problems.push("ARCHITECTURE.md has no ```text block under \"## Layers\"");
-else {
-  for (const line of block[1].split("\n")) {
-    const m = line.match(/^\s*(\d+)\.\s+([^—]*)/);
-    if (!m) continue;
-    for (const name of m[2].trim().split(/[\s,]+/).filter(Boolean)) layer.set(name, Number(m[1]));
-  }
-}
-for (const name of modules) if (!layer.has(name)) problems.push(`module ${name} is not in ARCHITECTURE.md's layers`);
-for (const name of layer.keys()) if (!modules.has(name)) problems.push(`ARCHITECTURE.md names ${name}, which src/ does not have`);
-for (const [from, seen] of uses) {
-  for (const [to, where] of seen) {
-    if (!modules.has(to)) continue;
-    if (layer.has(from) && layer.has(to) && layer.get(to) >= layer.get(from)) {
-      problems.push(`${from} (layer ${layer.get(from)}) uses ${to} (layer ${layer.get(to)}): ${where}`);
+function layersOf(heading, problems) {
+  const block = map.match(new RegExp(`^${heading}\\s*\\n[\\s\\S]*?\`\`\`text\\n([\\s\\S]*?)\`\`\``, "m"));
+  const layer = new Map();
+  if (!block) problems.push(`ARCHITECTURE.md has no \`\`\`text block under "${heading}"`);
+  else {
+    for (const line of block[1].split("\n")) {
+      const m = line.match(/^\s*(\d+)\.\s+([^—]*)/);
+      if (!m) continue;
+      for (const name of m[2].trim().split(/[\s,]+/).filter(Boolean)) {
+        if (layer.has(name)) problems.push(`ARCHITECTURE.md names ${name} twice under "${heading}"`);
+        layer.set(name, Number(m[1]));
+      }
     }
   }
+  return layer;
 }
-// Cycles, independently of the map.
-const state = new Map();
-const stack = [];
-function visit(node) {
-  state.set(node, 1);
-  stack.push(node);
-  for (const next of uses.get(node)?.keys() ?? []) {
-    if (!modules.has(next)) continue;
-    if (state.get(next) === 1) problems.push(`cycle: ${[...stack.slice(stack.indexOf(next)), next].join(" → ")}`);
-    else if (!state.has(next)) visit(next);
-  }
-  stack.pop();
-  state.set(node, 2);
-}
-for (const name of [...modules].sort()) if (!state.has(name)) visit(name);
 
-if (process.argv.includes("--print")) {
+/**
+ * The problems of a graph (`uses`: module → Map(used module → where)) against `layer`: modules
+ * missing from the map, names of the map without a module, uses that do not run down the
+ * layers, cycles.
+ */
+function checkGraph(modules, uses, layer, what, problems) {
+  for (const name of modules) if (!layer.has(name)) problems.push(`${what} module ${name} is not in ARCHITECTURE.md's layers`);
+  for (const name of layer.keys()) if (!modules.has(name)) problems.push(`ARCHITECTURE.md names ${name}, which ${what} does not have`);
+  for (const [from, seen] of uses) {
+    for (const [to, where] of seen) {
+      if (!modules.has(to)) continue;
+      if (layer.has(from) && layer.has(to) && layer.get(to) >= layer.get(from)) {
+        problems.push(`${from} (layer ${layer.get(from)}) uses ${to} (layer ${layer.get(to)}): ${where}`);
+      }
+    }
+  }
+  // Cycles, independently of the map.
+  const state = new Map();
+  const stack = [];
+  function visit(node) {
+    state.set(node, 1);
+    stack.push(node);
+    for (const next of uses.get(node)?.keys() ?? []) {
+      if (!modules.has(next)) continue;
+      if (state.get(next) === 1) problems.push(`cycle: ${[...stack.slice(stack.indexOf(next)), next].join(" → ")}`);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 2);
+  }
+  for (const name of [...modules].sort()) if (!state.has(name)) visit(name);
+}
+
+function print(modules, uses, layer) {
   for (const name of [...modules].sort((a, b) => (layer.get(a) ?? 99) - (layer.get(b) ?? 99))) {
     console.log(`${layer.get(name) ?? "?"} ${name} → ${[...(uses.get(name)?.keys() ?? [])].filter((m) => modules.has(m)).join(", ")}`);
   }
+}
+
+// The JavaScript package: a module is a file of pkg-template/ without `.js` (`lite/index` for the
+// lite entry, whose imports name the files it is built next to: copies of the same modules).
+const pkg = join(root, "pkg-template");
+const jsModules = new Set();
+const jsUses = new Map();
+const jsFiles = [
+  ...readdirSync(pkg).filter((f) => f.endsWith(".js")),
+  ...(existsSync(join(pkg, "lite")) ? readdirSync(join(pkg, "lite")).filter((f) => f.endsWith(".js")).map((f) => `lite/${f}`) : []),
+];
+for (const file of jsFiles) {
+  const name = file.replace(/\.js$/, "");
+  jsModules.add(name);
+  const seen = new Map();
+  jsUses.set(name, seen);
+  // Block comments out (line by line, so that line numbers stay); line comments do not start a
+  // statement, so the patterns below skip them.
+  const text = readFileSync(join(pkg, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
+  const specifiers = [
+    ...text.matchAll(/^[ \t]*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm),
+    ...text.matchAll(/^[ \t]*import\s*["']([^"']+)["']/gm),
+    ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+  ];
+  for (const m of specifiers) {
+    const spec = m[1];
+    if (!spec.startsWith("./") && !spec.startsWith("../")) continue; // another package, node:…
+    const to = spec.replace(/^\.\//, "").replace(/\.js$/, "");
+    if (to === name.replace(/^lite\//, "")) continue;
+    const line = text.slice(0, m.index).split("\n").length;
+    if (!seen.has(to)) seen.set(to, `pkg-template/${file}:${line}`);
+  }
+}
+
+const problems = [];
+checkGraph(modules, uses, layersOf("## Layers", problems), "src/", problems);
+const jsLayer = layersOf("## JavaScript modules", problems);
+checkGraph(jsModules, jsUses, jsLayer, "pkg-template/", problems);
+
+if (process.argv.includes("--print")) {
+  print(modules, uses, layersOf("## Layers", []));
+  console.log("--");
+  print(jsModules, jsUses, jsLayer);
 }
 if (problems.length) {
   console.error(problems.map((p) => `modules: ${p}`).join("\n"));
   process.exit(1);
 }
-console.log(`modules: ${modules.size} top-level modules, acyclic, every use runs down the layers of ARCHITECTURE.md`);
+console.log(`modules: ${modules.size} Rust and ${jsModules.size} JavaScript modules, acyclic, every use runs down the layers of ARCHITECTURE.md`);
