@@ -44,10 +44,10 @@ const OPTIONS = [
   { dts: "translate.d.ts", name: "TranslateStreamOptions", own: true, code: [{ js: "translate.js", destructure: "translate" }] },
   { dts: "runs.d.ts", name: "MemoryRunStoreOptions", code: [{ js: "runs.js", const: "DEFAULTS" }] },
   { dts: "redis.d.ts", name: "RedisRunStoreOptions", code: [{ js: "redis.js", const: "DEFAULTS" }, { js: "redis.js", fn: "constructor", compares: "key" }] },
-  { dts: "app.d.ts", name: "AgentAppOptions", code: [{ js: "app.js", const: "OPTION_KEYS" }] },
-  { dts: "app.d.ts", name: "AgentAppOptions.runs", code: [{ js: "app.js", const: "RUN_KEYS" }] },
-  { dts: "app.d.ts", name: "AgentAppOptions.protocols", code: [{ js: "app.js", const: "PROTOCOLS" }] },
-  { dts: "app.d.ts", name: "AgentAppPaths", code: [{ js: "app.js", const: "DEFAULT_PATHS" }] },
+  { dts: "app.d.ts", name: "AgentAppOptions", code: [{ js: "app-options.js", const: "OPTION_KEYS" }] },
+  { dts: "app.d.ts", name: "AgentAppOptions.runs", code: [{ js: "app-options.js", const: "RUN_KEYS" }] },
+  { dts: "app.d.ts", name: "AgentAppOptions.protocols", code: [{ js: "app-options.js", const: "PROTOCOLS" }] },
+  { dts: "app.d.ts", name: "AgentAppPaths", code: [{ js: "app-options.js", const: "DEFAULT_PATHS" }] },
 ];
 
 /** Disagreements allowed for now, each with why (the message must match exactly). */
