@@ -167,7 +167,7 @@ export class RedisRunStore {
 
   /** The events kept now, as one chunk. */
   async log(id) {
-    const events = await this.#command(["LRANGE", `${this.#o.prefix}log:${id}`, "0", "-1"]);
+    const events = await this.#script("LOG", [id, this.#o.now(), this.#o.retentionMs]);
     return new TextEncoder().encode((events ?? []).join(""));
   }
 
@@ -273,7 +273,7 @@ export class RedisRunStore {
 
   /** The fields of run `id` (with `gone` and `lapsed`), or `null`. */
   async #fields(id) {
-    const flat = await this.#script("GET", [id]);
+    const flat = await this.#script("GET", [id, this.#o.now(), this.#o.retentionMs]);
     if (!Array.isArray(flat) || flat.length === 0) return null;
     const h = {};
     for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i]] = String(flat[i + 1]);
@@ -287,11 +287,11 @@ export class RedisRunStore {
 
   /** Events of `id` after `after`: `{status, first, next, events}`; rejects with RUN_GONE, NOT_FOUND. */
   async #range(id, after) {
-    let out = await this.#script("READ", [id, after]);
+    let out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
     if (out[0] === "lapsed") {
       // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
       const status = await this.#markLost(id);
-      if (status !== null && status !== "running") out = await this.#script("READ", [id, after]);
+      if (status !== null && status !== "running") out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
       else out[0] = "running";
     }
     if (out[0] === "NOT_FOUND") throw notFound(id);

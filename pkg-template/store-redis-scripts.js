@@ -12,6 +12,8 @@
 
 const RO = "#!lua flags=no-writes\n";
 const OOM = "#!lua flags=allow-oom\n";
+// Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write).
+const DENY_OOM = "#!lua\n";
 
 // Marks run `id` ended with `status` at `now`: its lease and session freed, its keys expiring.
 const MARK_ENDED = `
@@ -42,7 +44,7 @@ end
 
 // ARGV: prefix, id, protocol, session, principal, meta, exclusive, owner, leaseMs, now,
 // retention, hasSession, hasPrincipal, keepMs, maxRuns.
-const START = `${LOST_IF_LAPSED}
+const START = `${DENY_OOM}${LOST_IF_LAPSED}
 local p, id = ARGV[1], ARGV[2]
 local now, retention = tonumber(ARGV[10]), tonumber(ARGV[11])
 local run = p .. 'run:' .. id
@@ -101,18 +103,21 @@ end
 `;
 
 // ARGV: prefix, id, owner, leaseMs, maxEvents, maxBytes, keepMs, firstId, events…
-const APPEND = `${HOLDS}
+const APPEND = `${DENY_OOM}${HOLDS}
 local p, id = ARGV[1], ARGV[2]
 local held = holds(p, id, ARGV[3], ARGV[4])
 if held ~= 'held' then return held end
 local run, log = p .. 'run:' .. id, p .. 'log:' .. id
 local bytes = tonumber(redis.call('HGET', run, 'bytes'))
 local first = tonumber(redis.call('HGET', run, 'first'))
-local n = #ARGV - 8
-for i = 9, #ARGV, 1000 do
+-- Events logged already (an append retried after its answer was lost) are skipped.
+local from = 9 + math.max(0, tonumber(redis.call('HGET', run, 'next')) - tonumber(ARGV[8]))
+if from > #ARGV then return 'held' end
+local n = #ARGV - from + 1
+for i = from, #ARGV, 1000 do
   redis.call('RPUSH', log, unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
-for i = 9, #ARGV do bytes = bytes + #ARGV[i] end
+for i = from, #ARGV do bytes = bytes + #ARGV[i] end
 local len = redis.call('LLEN', log)
 local maxEvents, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6])
 while len > 1 and (len > maxEvents or bytes > maxBytes) do
@@ -120,7 +125,7 @@ while len > 1 and (len > maxEvents or bytes > maxBytes) do
   len = len - 1
   first = first + 1
 end
-redis.call('HSET', run, 'bytes', bytes, 'first', first, 'next', tonumber(ARGV[8]) + n)
+redis.call('HSET', run, 'bytes', bytes, 'first', first, 'next', tonumber(ARGV[8]) + #ARGV - 8)
 redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
 redis.call('PEXPIRE', log, ARGV[7])
 redis.call('PUBLISH', p .. 'wake:' .. id, 'e')
@@ -166,16 +171,30 @@ if redis.call('HGET', run, 'status') == 'running' then redis.call('HSET', run, '
 return 1
 `;
 
-// Reads only. ARGV: prefix, id, after. → {status, first, next, events…} ('lapsed': running
-// with no lease) or {'NOT_FOUND'} or {'GONE', first (-1: the whole log)}.
-const READ = `${RO}
+// Reads only: the age of an ended run by the store's clock (`now`, ms), against retention (its
+// keys expire by Redis's clock as well, which frees them).
+const AGE = `
+local function past(h_status, h_endedAt, now, retention)
+  if h_status == 'running' then return 0 end
+  local age = tonumber(now) - tonumber(h_endedAt or 0)
+  if age > 2 * tonumber(retention) then return 2 end
+  if age > tonumber(retention) then return 1 end
+  return 0
+end
+`;
+
+// Reads only. ARGV: prefix, id, after, now, retention. → {status, first, next, events…}
+// ('lapsed': running with no lease) or {'NOT_FOUND'} or {'GONE', first (-1: the whole log)}.
+const READ = `${RO}${AGE}
 local p, id = ARGV[1], ARGV[2]
 local run, log = p .. 'run:' .. id, p .. 'log:' .. id
-local h = redis.call('HMGET', run, 'status', 'first', 'next')
+local h = redis.call('HMGET', run, 'status', 'first', 'next', 'endedAt')
 if not h[1] then return {'NOT_FOUND'} end
+local age = past(h[1], h[4], ARGV[4], ARGV[5])
+if age == 2 then return {'NOT_FOUND'} end
 local status, first, next = h[1], tonumber(h[2]), tonumber(h[3])
 if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then status = 'lapsed' end
-if status ~= 'running' and status ~= 'lapsed' and next > 0 and redis.call('EXISTS', log) == 0 then return {'GONE', '-1'} end
+if age == 1 or (status ~= 'running' and status ~= 'lapsed' and next > 0 and redis.call('EXISTS', log) == 0) then return {'GONE', '-1'} end
 local from = tonumber(ARGV[3]) + 1
 if from < first then return {'GONE', tostring(first)} end
 local out = redis.call('LRANGE', log, from - first, -1)
@@ -185,16 +204,26 @@ table.insert(out, 1, status)
 return out
 `;
 
-// Reads only. ARGV: prefix, id. → {field, value, …, 'gone', 0|1, 'lapsed', 0|1} or {}.
-const GET = `${RO}
+// Reads only. ARGV: prefix, id, now, retention. → the events kept (none once past retention).
+const LOG = `${RO}${AGE}
+local p, id = ARGV[1], ARGV[2]
+local h = redis.call('HMGET', p .. 'run:' .. id, 'status', 'endedAt')
+if not h[1] or past(h[1], h[2], ARGV[3], ARGV[4]) > 0 then return {} end
+return redis.call('LRANGE', p .. 'log:' .. id, 0, -1)
+`;
+
+// Reads only. ARGV: prefix, id, now, retention. → {field, value, …, 'gone', 0|1, 'lapsed', 0|1} or {}.
+const GET = `${RO}${AGE}
 local p, id = ARGV[1], ARGV[2]
 local run = p .. 'run:' .. id
-local status = redis.call('HGET', run, 'status')
-if not status then return {} end
+local h = redis.call('HMGET', run, 'status', 'endedAt', 'next')
+if not h[1] then return {} end
+local age = past(h[1], h[2], ARGV[3], ARGV[4])
+if age == 2 then return {} end
 local out = redis.call('HGETALL', run)
 local gone, lapsed = 0, 0
-if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then lapsed = 1 end
-if status ~= 'running' and tonumber(redis.call('HGET', run, 'next')) > 0 and redis.call('EXISTS', p .. 'log:' .. id) == 0 then gone = 1 end
+if h[1] == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then lapsed = 1 end
+if age == 1 or (h[1] ~= 'running' and tonumber(h[3]) > 0 and redis.call('EXISTS', p .. 'log:' .. id) == 0) then gone = 1 end
 table.insert(out, 'gone')
 table.insert(out, gone)
 table.insert(out, 'lapsed')
@@ -214,4 +243,4 @@ return 1
 `;
 
 /** The scripts by name; a first line `#!lua flags=…` is dropped for servers before Redis 7. */
-export const SCRIPTS = { START, APPEND, END, RENEW, LOST, TOUCH, READ, GET, CANCEL };
+export const SCRIPTS = { START, APPEND, END, RENEW, LOST, TOUCH, READ, LOG, GET, CANCEL };
