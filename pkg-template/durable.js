@@ -4,14 +4,11 @@
 // so it survives the object: an object that restarts finds its run "running" in storage with no
 // agent behind it, and its readers get the logged events, then RUN_LOST. A session's one running
 // run is held by an object of its own (`session:<id>`), asked by the run's object.
-import { MemoryRunStore, RunStoreError, splitEvents } from "./runs.js";
-import { concatBytes } from "./values.js";
+import { MemoryRunStore, splitEvents } from "./runs.js";
+import { agentwireError, concatBytes } from "./values.js";
+import { readRun, readStoreOptions, runExists, sessionBusy, storeUnavailable } from "./store-options.js";
 
-const DEFAULTS = {
-  retentionMs: 10 * 60 * 1000,
-  maxEvents: 100_000,
-  maxBytes: 16 * 1024 * 1024,
-};
+const NAME = "DurableObjectRunStore";
 /** Bytes per stored value (a Durable Object value holds at most 128 KiB). */
 const SLICE = 120 * 1024;
 /** The origin of the requests objects send each other (never reaches the network). */
@@ -35,21 +32,24 @@ export class DurableObjectRunStore {
   #stored = new Map();
   #loading = new Map();
 
-  constructor(storage, { namespace = null, ...options } = {}) {
+  constructor(storage, options = {}) {
     if (storage === null || typeof storage !== "object" || typeof storage.put !== "function") {
-      throw new TypeError("DurableObjectRunStore needs the object's storage (state.storage)");
+      throw agentwireError("INVALID_OPTION", `${NAME} needs the object's storage (state.storage)`, "storage");
     }
     this.#storage = storage;
-    this.#namespace = namespace;
-    this.#o = { ...DEFAULTS, ...options };
-    this.#memory = new MemoryRunStore(this.#o);
+    this.#o = readStoreOptions(NAME, options, {
+      namespace: { default: null, check: (v) => (v === null || typeof v?.idFromName === "function" ? undefined : "must be a Durable Object namespace") },
+    });
+    this.#namespace = this.#o.namespace;
+    const { namespace: _, ...common } = this.#o;
+    this.#memory = new MemoryRunStore(common);
   }
 
   /** Registers a run this object runs; with a session, takes the session from its object. */
   async start(run) {
-    const { id, protocol, session = null, principal = null, exclusive = true, meta = {} } = run;
+    const { id, protocol, session, principal, exclusive, meta } = readRun(NAME, run);
     await this.#load(id);
-    if (this.#stored.has(id)) throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
+    if (this.#stored.has(id)) throw runExists(id);
     if (exclusive && session !== null && this.#namespace) await this.#session(session, "acquire", id);
     await this.#memory.start({ id, protocol, session, principal, meta, exclusive: false });
     const stored = {
@@ -96,7 +96,7 @@ export class DurableObjectRunStore {
     const stored = this.#stored.get(id);
     if (!stored || stored.meta.status !== "running") return;
     this.#live.delete(id);
-    const endedAt = Date.now();
+    const endedAt = this.#o.now();
     await this.#memory.end(id, status, endedAt);
     stored.meta.status = status;
     stored.meta.endedAt = endedAt;
@@ -137,7 +137,7 @@ export class DurableObjectRunStore {
 
   /** For the object's alarm: deletes what is past retention. */
   async expire() {
-    const now = Date.now();
+    const now = this.#o.now();
     const runs = await this.#storage.list({ prefix: "run:" });
     let next = Infinity;
     for (const meta of runs.values()) {
@@ -177,17 +177,22 @@ export class DurableObjectRunStore {
     if (meta.status === "running") {
       // Stored as running, but this object just started: the agent that ran it is gone.
       meta.status = "lost";
-      meta.endedAt = Date.now();
+      meta.endedAt = this.#o.now();
       await this.#storage.put(`run:${id}`, meta);
-      await this.#forget(meta);
+      // Not awaited: this load may answer the session's object, asking this run's status while
+      // it holds its queue (a new run of the session wants it); waiting for the release queued
+      // behind that question would be a cycle. The session's object frees a lost run's session
+      // anyway (it asks the status), so the release is only a courtesy.
+      this.#forget(meta, false).catch(() => {});
     }
     await this.#memory.end(id, meta.status, meta.endedAt);
   }
 
   /** A run ended: its session is free, its storage goes after twice the retention. */
-  async #forget(meta) {
+  async #forget(meta, wait = true) {
     if (meta.exclusive && meta.session !== null && this.#namespace) {
-      await this.#session(meta.session, "release", meta.id).catch(() => {});
+      const released = this.#session(meta.session, "release", meta.id).catch(() => {});
+      if (wait) await released;
     }
     const current = await this.#storage.getAlarm?.();
     const at = meta.endedAt + 2 * this.#o.retentionMs;
@@ -199,10 +204,13 @@ export class DurableObjectRunStore {
     const stub = ns.get(ns.idFromName(`session:${session}`));
     const res = await stub.fetch(`${INTERNAL_ORIGIN}${SESSION_PATH}`, { method: "POST", body: JSON.stringify({ op, run }) });
     if (res.status === 409) {
-      const { holder } = await res.json();
-      throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going (${holder}).`);
+      await res.body?.cancel();
+      throw sessionBusy(session);
     }
-    if (!res.ok) throw new Error(`the session object answered ${res.status}`);
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw storeUnavailable(NAME, `the session's object answered ${res.status}`);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RunStore } from "./runs.js";
+import type { RunStore, RunStoreOptions } from "./runs.js";
 
 /**
  * What {@link RedisRunStore} needs of a Redis client: a connected client of the `redis` package
@@ -6,7 +6,10 @@ import type { RunStore } from "./runs.js";
  */
 export interface RedisClient {
   /** Sends one command; resolves with its reply (strings, numbers, arrays, `null`). */
-  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
+  sendCommand(args: ReadonlyArray<string>, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+  /** Where connection errors are emitted (the store listens, so that they never end the process). */
+  on?(event: "error", listener: (error: unknown) => void): unknown;
+  off?(event: "error", listener: (error: unknown) => void): unknown;
   /** A new client like this one (for pub/sub), connected by `connect()` when not yet open. */
   duplicate?(): RedisClient;
   connect?(): Promise<unknown>;
@@ -17,8 +20,8 @@ export interface RedisClient {
   quit?(): Promise<unknown>;
 }
 
-/** Options of {@link RedisRunStore}. */
-export interface RedisRunStoreOptions {
+/** Options of {@link RedisRunStore}: the common ones (`retentionMs`, `maxEvents`, `maxBytes`, `maxRuns`, `now`) and its own. */
+export interface RedisRunStoreOptions extends RunStoreOptions {
   /** Prefix of every key and channel. @defaultValue "agentwire:" */
   prefix?: string;
   /**
@@ -33,12 +36,12 @@ export interface RedisRunStoreOptions {
    * longer). @defaultValue 1 000 ms
    */
   pollMs?: number;
-  /** How long an ended run's log is kept (then `RUN_GONE` for as long again). @defaultValue 10 minutes */
-  retentionMs?: number;
-  /** Events kept per run; older ones are dropped. @defaultValue 100 000 */
-  maxEvents?: number;
-  /** Bytes kept per run, likewise. @defaultValue 16 MiB */
-  maxBytes?: number;
+  /**
+   * The deadline of every Redis command (and of connecting and subscribing): a Redis down,
+   * restarting or too slow makes calls reject with `STORE_UNAVAILABLE` after at most this
+   * (a command waiting in the client's offline queue is withdrawn). @defaultValue 5 000 ms
+   */
+  commandTimeoutMs?: number;
   /** A connected client for pub/sub (by default the store duplicates `client` and connects it). */
   subscriber?: RedisClient;
 }
@@ -46,9 +49,15 @@ export interface RedisRunStoreOptions {
 /**
  * Runs kept in Redis, shared by every instance on the same server: a run started on one
  * instance is resumed and canceled from any other, and an instance that dies leaves its
- * readers a `RUN_LOST` failure within `leaseMs`. One server or a primary (not Redis Cluster).
+ * readers a `RUN_LOST` failure within `leaseMs`. One server or a primary (not Redis Cluster);
+ * Redis 7 or later lets a full Redis (maxmemory, noeviction) still serve readers and end runs.
+ *
+ * Outages never end the process: the store gives the client, and the subscriber it opens, an
+ * `error` listener; calls reject with `STORE_UNAVAILABLE` within `commandTimeoutMs` while Redis
+ * is down, full (new runs and appends) or not answering, and work again once it is back.
  */
 export declare class RedisRunStore {
+  /** @throws AgentwireError `INVALID_OPTION` naming the option (`client` for a client without `sendCommand`). */
   constructor(client: RedisClient, options?: RedisRunStoreOptions);
   /** Stops renewing leases and closes the subscriber connection it opened (not `client`). */
   close(): Promise<void>;

@@ -3,176 +3,30 @@
 // runs; readers anywhere follow the log through pub/sub wake-ups (and a poll, in case one is
 // missed), and a reader that finds the lease lapsed declares the run lost, atomically, so the
 // instance that lost it can append nothing more. Every step that reads and writes is one Lua
-// script: atomic on one Redis server.
-import { RunStoreError } from "./runs.js";
+// script (store-redis-scripts.js): atomic on one Redis server.
+//
+// Outages: every command has a deadline (`commandTimeoutMs`), every connection an error
+// listener; a Redis down, full or too slow makes calls reject with STORE_UNAVAILABLE, never
+// hang or end the process, and the store works again once Redis is back.
+import { agentwireError } from "./values.js";
+import { SCRIPTS } from "./store-redis-scripts.js";
+import {
+  duration, notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, storeUnavailable, tooManyRuns,
+} from "./store-options.js";
 
-const DEFAULTS = {
-  prefix: "agentwire:",
-  leaseMs: 10_000,
-  pollMs: 1_000,
-  retentionMs: 10 * 60 * 1000,
-  maxEvents: 100_000,
-  maxBytes: 16 * 1024 * 1024,
+const NAME = "RedisRunStore";
+
+/** RedisRunStore's own options (the common ones are in store-options.js). */
+const OPTIONS = {
+  prefix: { default: "agentwire:", check: (v) => (typeof v === "string" ? undefined : "must be a string") },
+  leaseMs: { default: 10_000, check: duration },
+  pollMs: { default: 1_000, check: duration },
+  commandTimeoutMs: { default: 5_000, check: duration },
+  subscriber: {
+    default: null,
+    check: (v) => (v !== null && typeof v === "object" && typeof v.subscribe === "function" ? undefined : "must be a connected Redis client"),
+  },
 };
-
-// Marks run `id` lost when it is running and its lease lapsed; returns its status then.
-const LOST_IF_LAPSED = `
-local function lost_if_lapsed(p, id, status, now, retention)
-  if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then
-    local run = p .. 'run:' .. id
-    redis.call('HSET', run, 'status', 'lost', 'endedAt', now)
-    redis.call('PEXPIRE', p .. 'log:' .. id, retention)
-    redis.call('PEXPIRE', run, 2 * retention)
-    redis.call('PUBLISH', p .. 'wake:' .. id, 'lost')
-    return 'lost'
-  end
-  return status
-end
-`;
-
-// ARGV: prefix, id, protocol, session, principal, meta, exclusive, owner, leaseMs, now,
-// retention, hasSession, hasPrincipal, keepMs.
-const START = `${LOST_IF_LAPSED}
-local p, id = ARGV[1], ARGV[2]
-local run = p .. 'run:' .. id
-if redis.call('EXISTS', run) == 1 then return 'EXISTS' end
-local sessionKey = p .. 'session:' .. ARGV[4]
-if ARGV[12] == '1' and ARGV[7] == '1' then
-  local other = redis.call('GET', sessionKey)
-  if other then
-    local status = redis.call('HGET', p .. 'run:' .. other, 'status')
-    if lost_if_lapsed(p, other, status, ARGV[10], tonumber(ARGV[11])) == 'running' then return 'BUSY:' .. other end
-  end
-end
-redis.call('HSET', run, 'protocol', ARGV[3], 'meta', ARGV[6], 'status', 'running', 'first', 0, 'next', 0,
-  'bytes', 0, 'lastRead', ARGV[10], 'endedAt', 0)
-if ARGV[12] == '1' then
-  redis.call('HSET', run, 'session', ARGV[4])
-  redis.call('SET', sessionKey, id, 'PX', ARGV[14])
-end
-if ARGV[13] == '1' then redis.call('HSET', run, 'principal', ARGV[5]) end
-redis.call('PEXPIRE', run, ARGV[14])
-redis.call('SET', p .. 'lease:' .. id, ARGV[8], 'PX', ARGV[9])
-return 'OK'
-`;
-
-// Whether the caller (ARGV owner) holds run id's lease; takes it back when it lapsed unnoticed.
-const HOLDS = `${LOST_IF_LAPSED}
-local function holds(p, id, owner, leaseMs, now, retention)
-  local status = redis.call('HGET', p .. 'run:' .. id, 'status')
-  if status ~= 'running' then return status or 'unknown' end
-  local lease = redis.call('GET', p .. 'lease:' .. id)
-  if lease == owner then return 'held' end
-  if lease then return 'lost' end
-  redis.call('SET', p .. 'lease:' .. id, owner, 'PX', leaseMs)
-  return 'held'
-end
-`;
-
-// ARGV: prefix, id, owner, leaseMs, maxEvents, maxBytes, now, retention, keepMs, firstId, events…
-const APPEND = `${HOLDS}
-local p, id = ARGV[1], ARGV[2]
-local held = holds(p, id, ARGV[3], ARGV[4], ARGV[7], tonumber(ARGV[8]))
-if held ~= 'held' then return held end
-local run, log = p .. 'run:' .. id, p .. 'log:' .. id
-local bytes = tonumber(redis.call('HGET', run, 'bytes'))
-local first = tonumber(redis.call('HGET', run, 'first'))
-local n = #ARGV - 10
-for i = 11, #ARGV, 1000 do
-  redis.call('RPUSH', log, unpack(ARGV, i, math.min(i + 999, #ARGV)))
-end
-for i = 11, #ARGV do bytes = bytes + #ARGV[i] end
-local len = redis.call('LLEN', log)
-local maxEvents, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6])
-while len > 1 and (len > maxEvents or bytes > maxBytes) do
-  bytes = bytes - #redis.call('LPOP', log)
-  len = len - 1
-  first = first + 1
-end
-redis.call('HSET', run, 'bytes', bytes, 'first', first, 'next', tonumber(ARGV[10]) + n)
-redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
-redis.call('PEXPIRE', log, ARGV[9])
-redis.call('PUBLISH', p .. 'wake:' .. id, 'e')
-return 'held'
-`;
-
-// ARGV: prefix, id, owner, status, now, retention.
-const END = `${HOLDS}
-local p, id = ARGV[1], ARGV[2]
-local run = p .. 'run:' .. id
-local held = holds(p, id, ARGV[3], 1000, ARGV[5], tonumber(ARGV[6]))
-if held ~= 'held' then return held end
-local retention = tonumber(ARGV[6])
-redis.call('HSET', run, 'status', ARGV[4], 'endedAt', ARGV[5])
-redis.call('DEL', p .. 'lease:' .. id)
-redis.call('PEXPIRE', p .. 'log:' .. id, retention)
-redis.call('PEXPIRE', run, 2 * retention)
-local session = redis.call('HGET', run, 'session')
-if session and redis.call('GET', p .. 'session:' .. session) == id then redis.call('DEL', p .. 'session:' .. session) end
-redis.call('PUBLISH', p .. 'wake:' .. id, 'end')
-return 'ended'
-`;
-
-// ARGV: prefix, id, owner, leaseMs, now, retention, keepMs.
-const RENEW = `${HOLDS}
-local p, id = ARGV[1], ARGV[2]
-local held = holds(p, id, ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]))
-if held ~= 'held' then return held end
-if redis.call('HGET', p .. 'run:' .. id, 'cancel') == '1' then held = 'cancel' end
-redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
-redis.call('PEXPIRE', p .. 'run:' .. id, ARGV[7])
-redis.call('PEXPIRE', p .. 'log:' .. id, ARGV[7])
-local session = redis.call('HGET', p .. 'run:' .. id, 'session')
-if session then redis.call('PEXPIRE', p .. 'session:' .. session, ARGV[7]) end
-return held
-`;
-
-// ARGV: prefix, id, after, now, retention. → {status, first, next, events…} or {code, detail}.
-const READ = `${LOST_IF_LAPSED}
-local p, id = ARGV[1], ARGV[2]
-local run, log = p .. 'run:' .. id, p .. 'log:' .. id
-local h = redis.call('HMGET', run, 'status', 'first', 'next')
-if not h[1] then return {'NOT_FOUND'} end
-local status = lost_if_lapsed(p, id, h[1], ARGV[4], tonumber(ARGV[5]))
-local first, next = tonumber(h[2]), tonumber(h[3])
-if status ~= 'running' and next > 0 and redis.call('EXISTS', log) == 0 then return {'GONE', '-1'} end
-local from = tonumber(ARGV[3]) + 1
-if from < first then return {'GONE', tostring(first)} end
-redis.call('HSET', run, 'lastRead', ARGV[4])
-local out = redis.call('LRANGE', log, from - first, -1)
-table.insert(out, 1, tostring(next))
-table.insert(out, 1, tostring(first))
-table.insert(out, 1, status)
-return out
-`;
-
-// ARGV: prefix, id, now, retention. → {field, value, …, 'gone', 0|1} or {}.
-const GET = `${LOST_IF_LAPSED}
-local p, id = ARGV[1], ARGV[2]
-local run = p .. 'run:' .. id
-local status = redis.call('HGET', run, 'status')
-if not status then return {} end
-status = lost_if_lapsed(p, id, status, ARGV[3], tonumber(ARGV[4]))
-local out = redis.call('HGETALL', run)
-local gone = 0
-if status ~= 'running' and tonumber(redis.call('HGET', run, 'next')) > 0 and redis.call('EXISTS', p .. 'log:' .. id) == 0 then gone = 1 end
-table.insert(out, 'gone')
-table.insert(out, gone)
-return out
-`;
-
-// ARGV: prefix, id, now, retention. → 1 when a cancel was sent to the instance running it
-// (published, and flagged for its next renewal, should the message be missed).
-const CANCEL = `${LOST_IF_LAPSED}
-local p, id = ARGV[1], ARGV[2]
-local status = redis.call('HGET', p .. 'run:' .. id, 'status')
-if lost_if_lapsed(p, id, status, ARGV[3], tonumber(ARGV[4])) ~= 'running' then return 0 end
-redis.call('HSET', p .. 'run:' .. id, 'cancel', '1')
-redis.call('PUBLISH', p .. 'cancel', id)
-return 1
-`;
-
-const SCRIPTS = { START, APPEND, END, RENEW, READ, GET, CANCEL };
 
 /**
  * Runs kept in Redis (one server, or a primary; not Redis Cluster), shared by every instance
@@ -188,56 +42,47 @@ export class RedisRunStore {
   #o;
   #owner;
   #shas = new Map();
+  /** Connections given an error listener by this store: `[connection, listener]`. */
+  #guarded = [];
   /** Runs this instance runs: id → the functions that stop it. */
   #local = new Map();
   /** Pub/sub channel → the functions its messages wake. */
   #channels = new Map();
   #heartbeat = null;
+  #beating = false;
   #closed = false;
 
   constructor(client, options = {}) {
     if (client === null || typeof client !== "object" || typeof client.sendCommand !== "function") {
-      throw new TypeError("RedisRunStore needs a Redis client with sendCommand(args) (the `redis` package's createClient())");
+      throw agentwireError("INVALID_OPTION", `${NAME} needs a Redis client with sendCommand(args) (the \`redis\` package's createClient())`, "client");
     }
-    if (options === null || typeof options !== "object") throw new TypeError("RedisRunStore options must be an object");
     this.#client = client;
-    this.#o = { ...DEFAULTS };
-    for (const key of Object.keys(options)) {
-      const value = options[key];
-      if (key === "subscriber") {
-        if (value === null || typeof value !== "object" || typeof value.subscribe !== "function") {
-          throw new TypeError("RedisRunStore: subscriber must be a connected Redis client");
-        }
-        this.#subscriber = value;
-        continue;
-      }
-      if (!(key in DEFAULTS)) throw new TypeError(`RedisRunStore: unknown option ${JSON.stringify(key)}`);
-      if (key === "prefix") {
-        if (typeof value !== "string") throw new TypeError("RedisRunStore: prefix must be a string");
-      } else if (!Number.isSafeInteger(value) || value < 1) {
-        throw new TypeError(`RedisRunStore: ${key} must be an integer >= 1`);
-      }
-      this.#o[key] = value;
-    }
+    this.#o = readStoreOptions(NAME, options, OPTIONS);
+    this.#subscriber = this.#o.subscriber;
+    // An 'error' event with no listener ends a Node process: every connection gets one (the
+    // client's own listeners, if any, still run). Calls report outages as STORE_UNAVAILABLE.
+    this.#guard(client);
+    if (this.#subscriber) this.#guard(this.#subscriber);
     const bits = crypto.getRandomValues(new Uint8Array(16));
     this.#owner = Array.from(bits, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
   /** Registers a run run by this instance, and takes its lease. */
-  async start({ id, protocol, session = null, principal = null, exclusive = true, meta = {} }) {
+  async start(run) {
+    const { id, protocol, session, principal, exclusive, meta } = readRun(NAME, run);
     const o = this.#o;
     const answer = await this.#script("START", [
-      id, protocol, session ?? "", principal ?? "", JSON.stringify(meta ?? {}), exclusive ? "1" : "0", this.#owner,
-      o.leaseMs, Date.now(), o.retentionMs, session === null ? "0" : "1", principal === null ? "0" : "1", this.#keepMs(),
+      id, protocol, session ?? "", principal ?? "", JSON.stringify(meta), exclusive ? "1" : "0", this.#owner,
+      o.leaseMs, o.now(), o.retentionMs, session === null ? "0" : "1", principal === null ? "0" : "1", this.#keepMs(), o.maxRuns,
     ]);
-    if (answer === "EXISTS") throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
-    if (typeof answer === "string" && answer.startsWith("BUSY:")) {
-      throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going.`);
-    }
+    if (answer === "EXISTS") throw runExists(id);
+    if (answer === "BUSY") throw sessionBusy(session);
+    if (answer === "FULL") throw tooManyRuns(o.maxRuns);
     this.#local.set(id, new Set());
     this.#beat();
-    // Cancels reach this instance from its first run on (and the renewals catch a missed one).
-    await this.#subscribe(`${this.#o.prefix}cancel`, (message) => this.#stop(message), true);
+    // Cancels reach this instance from its first run on (and the renewals catch a missed one);
+    // a subscription that fails now is tried again by the next start.
+    await this.#subscribe(`${o.prefix}cancel`, (message) => this.#stop(message), true).catch(() => {});
   }
 
   /** Appends events to a run this instance runs; `RUN_LOST` when it was declared lost. */
@@ -246,28 +91,27 @@ export class RedisRunStore {
     const o = this.#o;
     const decoder = new TextDecoder();
     const answer = await this.#script("APPEND", [
-      id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, Date.now(), o.retentionMs, this.#keepMs(), events[0].id,
+      id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, this.#keepMs(), events[0].id,
       ...events.map((e) => decoder.decode(e.bytes)),
     ]);
     if (answer !== "held") {
       // Declared lost (the lease lapsed), or its keys are gone: this instance no longer holds it.
       this.#local.delete(id);
-      throw new RunStoreError("RUN_LOST", `Run ${id} is no longer held by this instance (${answer}).`);
+      throw runLost(id, undefined, `Run ${id} is no longer held by this instance (${answer}).`);
     }
   }
 
   /** Marks a run this instance runs ended. */
   async end(id, status = "ended") {
     this.#local.delete(id);
-    await this.#script("END", [id, this.#owner, status, Date.now(), this.#o.retentionMs]);
+    await this.#script("END", [id, this.#owner, status, this.#o.now(), this.#o.retentionMs]);
   }
 
   /** What is known of a run (`lost` when its instance's lease lapsed), or `null`. */
   async get(id) {
-    const flat = await this.#script("GET", [id, Date.now(), this.#o.retentionMs]);
-    if (!Array.isArray(flat) || flat.length === 0) return null;
-    const h = {};
-    for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i]] = flat[i + 1];
+    let h = await this.#fields(id);
+    if (h?.lapsed === "1" && (await this.#markLost(id)) !== "running") h = await this.#fields(id);
+    if (!h) return null;
     return {
       id,
       protocol: h.protocol,
@@ -279,7 +123,7 @@ export class RedisRunStore {
       next: Number(h.next),
       readers: 0,
       lastRead: Number(h.lastRead),
-      gone: Number(h.gone) === 1,
+      gone: h.gone === "1",
     };
   }
 
@@ -288,14 +132,11 @@ export class RedisRunStore {
    * polled every `pollMs`); throws `RUN_LOST` after the last logged event of a lost run.
    */
   async read(id, after = -1, signal = undefined) {
+    const batch = await this.#range(id, after);
+    // An ended run needs no wake-ups (and no subscription, which a Redis in trouble may refuse).
+    if (batch.status !== "running") return this.#follow(id, after, batch, null, signal);
     const waker = await this.#wake(id);
-    let batch;
-    try {
-      batch = await this.#range(id, after);
-    } catch (e) {
-      waker.close();
-      throw e;
-    }
+    waker.dirty(); // what was appended before the subscription: read again before waiting
     return this.#follow(id, after, batch, waker, signal);
   }
 
@@ -309,29 +150,30 @@ export class RedisRunStore {
           cursor += batch.events.length;
           yield new TextEncoder().encode(batch.events.join(""));
         } else if (batch.status === "lost") {
-          throw new RunStoreError("RUN_LOST", `The instance running run ${id} went away.`, batch.next);
+          throw runLost(id, batch.next);
         } else if (batch.status !== "running") {
           return;
         } else {
+          waker ??= await this.#wake(id);
           await waker.wait(this.#o.pollMs, signal);
           if (signal?.aborted) return;
         }
         batch = await this.#range(id, cursor);
       }
     } finally {
-      waker.close();
+      waker?.close();
     }
   }
 
   /** The events kept now, as one chunk. */
   async log(id) {
-    const events = await this.#command(["LRANGE", `${this.#o.prefix}log:${id}`, "0", "-1"]);
+    const events = await this.#script("LOG", [id, this.#o.now(), this.#o.retentionMs]);
     return new TextEncoder().encode((events ?? []).join(""));
   }
 
   /** Asks the instance running `id`, wherever it is, to stop it; false when it is not running. */
   async cancel(id) {
-    return Number(await this.#script("CANCEL", [id, Date.now(), this.#o.retentionMs])) === 1;
+    return Number(await this.#script("CANCEL", [id, this.#o.now(), this.#o.retentionMs])) === 1;
   }
 
   /** `stop` is called when someone, on any instance, cancels run `id` (run by this one). */
@@ -374,13 +216,24 @@ export class RedisRunStore {
     const sub = this.#subscriber;
     if (sub && this.#ownSubscriber) {
       this.#subscriber = null;
-      await (sub.close?.() ?? sub.quit?.() ?? sub.disconnect?.());
+      this.#subscribing = null;
+      await this.#deadline(Promise.resolve().then(() => sub.close?.() ?? sub.quit?.() ?? sub.disconnect?.()), "closing the subscriber")
+        .catch(() => sub.destroy?.());
     }
+    for (const [connection, listener] of this.#guarded.splice(0)) (connection.off ?? connection.removeListener)?.call(connection, "error", listener);
   }
 
   /** How long a running run's keys live without a renewal (a dead instance's runs are dropped). */
   #keepMs() {
     return this.#o.leaseMs + 2 * this.#o.retentionMs;
+  }
+
+  /** Gives `connection` an error listener (once): its errors come back as STORE_UNAVAILABLE from calls. */
+  #guard(connection) {
+    if (typeof connection.on !== "function" || this.#guarded.some(([c]) => c === connection)) return;
+    const listener = () => {}; // the connection reconnects by itself; the calls meanwhile reject
+    connection.on("error", listener);
+    this.#guarded.push([connection, listener]);
   }
 
   /** Renews, every third of a lease, the leases of the runs this instance runs; stops the lost. */
@@ -393,34 +246,62 @@ export class RedisRunStore {
         this.#heartbeat = null;
         return;
       }
-      await Promise.all([...this.#local.keys()].map(async (id) => {
-        let held;
-        try {
-          held = await this.#script("RENEW", [id, this.#owner, o.leaseMs, Date.now(), o.retentionMs, this.#keepMs()]);
-        } catch {
-          return; // Redis unreachable: the lease may lapse; the next append says so.
-        }
-        if (held === "cancel") {
-          this.#stop(id); // a cancel whose message this instance missed
-        } else if (held !== "held" && this.#local.has(id)) {
-          // Lost (or its keys gone): stop the agent; its appends are refused anyway.
-          this.#stop(id);
-          this.#local.delete(id);
-        }
-      }));
+      if (this.#beating) return; // the last renewals still wait for a slow Redis
+      this.#beating = true;
+      try {
+        await Promise.all([...this.#local.keys()].map(async (id) => {
+          let held;
+          try {
+            held = await this.#script("RENEW", [id, this.#owner, o.leaseMs, o.now(), this.#keepMs()]);
+          } catch {
+            return; // Redis unreachable: the lease may lapse; the next append says so.
+          }
+          if (held === "cancel") {
+            this.#stop(id); // a cancel whose message this instance missed
+          } else if (held !== "held" && this.#local.has(id)) {
+            // Lost (or its keys gone): stop the agent; its appends are refused anyway.
+            this.#stop(id);
+            this.#local.delete(id);
+          }
+        }));
+      } finally {
+        this.#beating = false;
+      }
     }, Math.max(10, Math.floor(o.leaseMs / 3)));
     this.#heartbeat.unref?.();
   }
 
-  /** Events of `id` after `after`: `{status, first, next, events}`, or a RunStoreError. */
+  /** The fields of run `id` (with `gone` and `lapsed`), or `null`. */
+  async #fields(id) {
+    const flat = await this.#script("GET", [id, this.#o.now(), this.#o.retentionMs]);
+    if (!Array.isArray(flat) || flat.length === 0) return null;
+    const h = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i]] = String(flat[i + 1]);
+    return h;
+  }
+
+  /** Marks run `id` lost if its lease lapsed: its status then, or `null` when Redis refused (best-effort). */
+  async #markLost(id) {
+    return this.#script("LOST", [id, this.#o.now(), this.#o.retentionMs]).catch(() => null);
+  }
+
+  /** Events of `id` after `after`: `{status, first, next, events}`; rejects with RUN_GONE, NOT_FOUND. */
   async #range(id, after) {
-    const out = await this.#script("READ", [id, after, Date.now(), this.#o.retentionMs]);
-    if (out[0] === "NOT_FOUND") throw new RunStoreError("NOT_FOUND", `No run ${id}.`);
+    let out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
+    if (out[0] === "lapsed") {
+      // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
+      const status = await this.#markLost(id);
+      if (status !== null && status !== "running") out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
+      else out[0] = "running";
+    }
+    if (out[0] === "NOT_FOUND") throw notFound(id);
     if (out[0] === "GONE") {
       const first = Number(out[1]);
-      throw new RunStoreError("RUN_GONE", first < 0
-        ? `Run ${id} is no longer kept.`
-        : `Run ${id} keeps events from ${first}; ${after + 1} is gone.`);
+      throw first < 0 ? runGone(id) : runGone(id, first, after + 1);
+    }
+    if (out[0] === "running") {
+      // For abandonment checks; best-effort (a full Redis must not fail the read).
+      this.#script("TOUCH", [id, this.#o.now()]).catch(() => {});
     }
     return { status: out[0], first: Number(out[1]), next: Number(out[2]), events: out.slice(3) };
   }
@@ -436,6 +317,9 @@ export class RedisRunStore {
     };
     await this.#subscribe(channel, listener);
     return {
+      dirty: () => {
+        dirty = true;
+      },
       wait: (ms, signal) => {
         if (dirty) {
           dirty = false;
@@ -466,11 +350,25 @@ export class RedisRunStore {
       const dispatch = (message) => {
         for (const f of [...listeners]) f(message);
       };
-      entry = { listeners, dispatch, ready: this.#subscriberClient().then((sub) => sub.subscribe(channel, dispatch)) };
+      const made = { listeners, dispatch };
+      made.ready = this.#subscriberClient()
+        .then((sub) => this.#deadline(Promise.resolve().then(() => sub.subscribe(channel, dispatch)), `subscribing to ${channel}`))
+        .catch((e) => {
+          // Not subscribed: the next reader of the channel tries again.
+          if (this.#channels.get(channel) === made) this.#channels.delete(channel);
+          Promise.resolve().then(() => this.#subscriber?.unsubscribe?.(channel, dispatch)).catch(() => {});
+          throw e?.code === "STORE_UNAVAILABLE" || e?.code === "INVALID_OPTION" ? e : storeUnavailable(NAME, `subscribing to ${channel}`, e);
+        });
+      entry = made;
       this.#channels.set(channel, entry);
     }
     entry.listeners.add(listener);
-    await entry.ready;
+    try {
+      await entry.ready;
+    } catch (e) {
+      entry.listeners.delete(listener);
+      throw e;
+    }
   }
 
   #unsubscribe(channel, listener) {
@@ -484,15 +382,33 @@ export class RedisRunStore {
     if (sub) entry.ready.then(() => sub.unsubscribe(channel, entry.dispatch)).catch(() => {});
   }
 
-  /** The connection pub/sub messages come in on: the `subscriber` option, or a duplicate of the client. */
+  /**
+   * The connection pub/sub messages come in on: the `subscriber` option, or a duplicate of the
+   * client (connected with a deadline; one that fails is dropped and made again next time).
+   */
   #subscriberClient() {
     if (this.#subscriber) return Promise.resolve(this.#subscriber);
     this.#subscribing ??= (async () => {
       if (typeof this.#client.duplicate !== "function") {
-        throw new TypeError("RedisRunStore: the client cannot duplicate(); pass a connected `subscriber`");
+        throw agentwireError("INVALID_OPTION", `${NAME}: the client cannot duplicate(); pass a connected \`subscriber\``, "subscriber");
       }
       const sub = this.#client.duplicate();
-      if (typeof sub.connect === "function" && !sub.isOpen) await sub.connect();
+      this.#guard(sub);
+      try {
+        if (typeof sub.connect === "function" && !sub.isOpen) await this.#deadline(Promise.resolve().then(() => sub.connect()), "connecting the subscriber");
+      } catch (e) {
+        this.#subscribing = null;
+        try {
+          sub.destroy?.();
+        } catch {
+          // Already closed.
+        }
+        throw e;
+      }
+      if (this.#closed) {
+        await Promise.resolve().then(() => sub.destroy?.() ?? sub.disconnect?.()).catch(() => {});
+        throw storeUnavailable(NAME, "the store is closed");
+      }
       this.#subscriber = sub;
       this.#ownSubscriber = true;
       return sub;
@@ -500,25 +416,58 @@ export class RedisRunStore {
     return this.#subscribing;
   }
 
-  /** Runs a script by its SHA, loading it first (again after the server forgot it). */
+  /** Runs a script by its SHA, loading it first (again after the server forgot it, e.g. restarted). */
   async #script(name, args) {
     const argv = [this.#o.prefix, ...args.map(String)];
     let sha = this.#shas.get(name);
     for (let attempt = 0; ; attempt++) {
       if (!sha) {
-        sha = await this.#command(["SCRIPT", "LOAD", SCRIPTS[name]]);
+        sha = await this.#load(name);
         this.#shas.set(name, sha);
       }
       try {
         return await this.#command(["EVALSHA", sha, "0", ...argv]);
       } catch (e) {
-        if (attempt > 0 || !String(e?.message).startsWith("NOSCRIPT")) throw e;
+        if (attempt > 0 || !String(e?.cause?.message).startsWith("NOSCRIPT")) throw e;
         sha = null;
       }
     }
   }
 
+  /** Loads a script; a server before Redis 7 (no `#!lua` flags) gets it without its flags line. */
+  async #load(name) {
+    const source = SCRIPTS[name];
+    try {
+      return await this.#command(["SCRIPT", "LOAD", source]);
+    } catch (e) {
+      if (!source.startsWith("#!") || e?.cause === undefined || /OOM|LOADING|BUSY/.test(String(e.cause?.message))) throw e;
+      return this.#command(["SCRIPT", "LOAD", source.slice(source.indexOf("\n") + 1)]);
+    }
+  }
+
+  /**
+   * Sends one command, with a deadline: the reply, or STORE_UNAVAILABLE when the client fails,
+   * Redis answers an error (e.g. OOM), or no answer comes within `commandTimeoutMs` (the
+   * command is then withdrawn from the client's offline queue, if it waits there).
+   */
   #command(args) {
-    return this.#client.sendCommand(args);
+    const abort = new AbortController();
+    const sent = Promise.resolve().then(() => this.#client.sendCommand(args, { abortSignal: abort.signal }));
+    return this.#deadline(sent, `Redis ${args[0]}`, abort).catch((e) => {
+      throw e?.code === "STORE_UNAVAILABLE" ? e : storeUnavailable(NAME, `Redis ${args[0]} failed`, e);
+    });
+  }
+
+  /** `promise`, or STORE_UNAVAILABLE after `commandTimeoutMs` (aborting `abort`). */
+  #deadline(promise, what, abort = undefined) {
+    const ms = this.#o.commandTimeoutMs;
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        abort?.abort();
+        reject(storeUnavailable(NAME, `${what}: no answer within ${ms} ms`));
+      }, ms);
+    });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
   }
 }

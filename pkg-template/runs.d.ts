@@ -28,15 +28,63 @@ export interface RunInfo {
 }
 
 /**
+ * The codes of a store's refusals (each an `AgentwireError`):
+ * - `RUN_EXISTS`: `start` with an id that is taken;
+ * - `SESSION_BUSY`: `start` (exclusive) while another run of the session is going;
+ * - `TOO_MANY_RUNS`: `start` when `maxRuns` runs are kept and every one is running;
+ * - `INVALID_OPTION`: a bad option (or a malformed run given to `start`), `field` naming it;
+ * - `STORE_UNAVAILABLE`: the store's backend is down, full or did not answer in time;
+ * - `RUN_GONE`: the run's log, or the part a cursor asks for, is no longer kept;
+ * - `RUN_LOST`: the instance running the run went away (`next`: its terminal event's id);
+ * - `NOT_FOUND`: no such run.
+ */
+export type RunStoreErrorCode =
+  | "RUN_EXISTS" | "SESSION_BUSY" | "TOO_MANY_RUNS" | "INVALID_OPTION" | "STORE_UNAVAILABLE" | "RUN_GONE" | "RUN_LOST" | "NOT_FOUND";
+
+/** A store's refusal: an `AgentwireError` (`name` "AgentwireError") with one of {@link RunStoreErrorCode}. */
+export interface RunStoreErrorShape extends Error {
+  readonly name: "AgentwireError";
+  readonly code: RunStoreErrorCode;
+  /** With `INVALID_OPTION`: the option (or run field) refused. */
+  readonly field?: string;
+  /** With `RUN_LOST`: the id the run's terminal event takes (the events before it are logged). */
+  readonly next?: number;
+}
+
+/**
+ * The options every store takes (each store documents its own besides). A bad value or an
+ * unknown key throws `INVALID_OPTION` naming it.
+ */
+export interface RunStoreOptions {
+  /** How long an ended run's log is kept (then `RUN_GONE` for as long again, then unknown). 1 to 2^31-1. @defaultValue 10 minutes */
+  retentionMs?: number;
+  /** Events kept per run; the oldest are dropped first (a cursor before them is `RUN_GONE`). @defaultValue 100 000 */
+  maxEvents?: number;
+  /** Bytes of events kept per run, likewise. @defaultValue 16 MiB */
+  maxBytes?: number;
+  /**
+   * Runs kept, running and ended: when full, `start` forgets the oldest ended run; when every
+   * kept run is running, it refuses with `TOO_MANY_RUNS`. @defaultValue 10 000
+   */
+  maxRuns?: number;
+  /** The clock (ms since the epoch) of retention, `lastRead`, `endedAt` and leases. @defaultValue Date.now */
+  now?: () => number;
+}
+
+/**
  * Where durable runs live: their logs, who may read them, and how to stop them from anywhere.
  * `MemoryRunStore` is one process's; a store shared by instances (Redis, a Durable Object)
- * implements the same methods.
+ * implements the same methods. Every refusal is an `AgentwireError` with a
+ * {@link RunStoreErrorCode}; any method may reject with `STORE_UNAVAILABLE` when the store's
+ * backend fails. A store of your own can run the contract's checks: see
+ * `tests/js/store-contract.mjs` in the agentwire repository.
  */
 export interface RunStore {
   /**
    * Registers a run, run by the caller (a store shared by instances holds a lease on it for the
-   * caller until `end`); rejects with code `SESSION_BUSY` when `exclusive` and its session has a
-   * run going, or when a run `id` exists.
+   * caller until `end`); rejects with `RUN_EXISTS` when a run `id` exists, `SESSION_BUSY` when
+   * `exclusive` and its session has a run going, `TOO_MANY_RUNS` when the store is full of
+   * running runs.
    */
   start(run: { id: string; protocol: string; session?: string | null; principal?: string | null; exclusive?: boolean; meta?: Record<string, unknown> }): Promise<void>;
   /**
@@ -65,29 +113,27 @@ export interface RunStore {
   running(): Promise<Array<{ id: string; readers: number; lastRead: number }>>;
 }
 
-/** Options of {@link MemoryRunStore}. */
-export interface MemoryRunStoreOptions {
-  /** How long an ended run's log is kept (then `RUN_GONE` for as long again). @defaultValue 10 minutes */
-  retentionMs?: number;
-  /** Events kept per run; older ones are dropped (a cursor before them is `RUN_GONE`). @defaultValue 100 000 */
-  maxEvents?: number;
-  /** Bytes kept per run, likewise. @defaultValue 16 MiB */
-  maxBytes?: number;
-}
+/** Options of {@link MemoryRunStore}: the common ones. */
+export interface MemoryRunStoreOptions extends RunStoreOptions {}
 
-/** Runs kept in this process's memory (the default store of `AgentApp`): a {@link RunStore}. */
+/**
+ * Runs kept in this process's memory (the default store of `AgentApp`): a {@link RunStore}.
+ * Every call costs O(1) however many runs are kept (ended runs are swept in the order they ended).
+ */
 export declare class MemoryRunStore {
+  /** @throws AgentwireError `INVALID_OPTION` naming the option. */
   constructor(options?: MemoryRunStoreOptions);
   /** Marks a run ended, at `endedAt` (ms since the epoch; its retention counts from then). @defaultValue now */
   end(id: string, status?: string, endedAt?: number): Promise<void>;
 }
 export interface MemoryRunStore extends RunStore {}
 
-/** A store's refusal, with a stable code. */
-export declare class RunStoreError extends Error {
-  /** A store's refusal `code` (`next`: with `RUN_LOST`, the id of the run's terminal event). */
-  constructor(code: RunStoreError["code"], message: string, next?: number);
-  readonly code: "SESSION_BUSY" | "RUN_GONE" | "NOT_FOUND" | "RUN_LOST";
-  /** With `RUN_LOST`: the id the run's terminal event takes (the events before it are logged). */
-  readonly next?: number;
-}
+/**
+ * The class of a store's errors: `AgentwireError` itself (kept under this name for code that
+ * tests `instanceof RunStoreError`).
+ */
+export declare const RunStoreError: {
+  new (code: RunStoreErrorCode, message: string, options?: { field?: string; cause?: unknown }): RunStoreErrorShape;
+  [Symbol.hasInstance](value: unknown): value is RunStoreErrorShape;
+};
+export type RunStoreError = RunStoreErrorShape;

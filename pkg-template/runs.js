@@ -2,27 +2,14 @@
 // that a reader can resume after a dropped connection and anyone can stop the run, apart from
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
-import { concatBytes } from "./values.js";
-
-const DEFAULTS = {
-  retentionMs: 10 * 60 * 1000,
-  maxEvents: 100_000,
-  maxBytes: 16 * 1024 * 1024,
-};
+import { AgentwireError, concatBytes } from "./values.js";
+import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
- * A store refusal with a stable code: `SESSION_BUSY`, `RUN_GONE`, `NOT_FOUND`, or `RUN_LOST`
- * (the instance running the run stopped renewing its lease; `next` is the id its terminal event
- * takes).
+ * The class of a store's errors: every store throws AgentwireErrors (codes in runs.d.ts); this
+ * name is kept for code that tests `instanceof RunStoreError`.
  */
-export class RunStoreError extends Error {
-  constructor(code, message, next = undefined) {
-    super(message);
-    this.name = "RunStoreError";
-    this.code = code;
-    if (next !== undefined) this.next = next;
-  }
-}
+export const RunStoreError = AgentwireError;
 
 /**
  * A run's log in memory: segments of consecutive events (one per append: their bytes in one
@@ -112,51 +99,59 @@ function contiguous(events, size) {
 }
 
 /**
- * Runs kept in this process's memory: one log per run (an `EventLog`),
- * bounded by `maxEvents` and `maxBytes` (the oldest events are dropped first; a cursor before
- * what is kept is `RUN_GONE`), kept `retentionMs` after the run ends (then `RUN_GONE` until
- * twice that, then unknown).
+ * Runs kept in this process's memory: one log per run (an `EventLog`), bounded by `maxEvents`
+ * and `maxBytes` (the oldest events are dropped first; a cursor before what is kept is
+ * `RUN_GONE`), kept `retentionMs` after the run ends (then `RUN_GONE` until twice that, then
+ * unknown), at most `maxRuns` runs (the oldest ended one is forgotten to make room; when all
+ * are running, `start` refuses with `TOO_MANY_RUNS`). Ended runs are swept in the order they
+ * ended, a few at a time: every call costs O(1) however many runs are kept.
  */
 export class MemoryRunStore {
   #runs = new Map();
+  /** Session → the id of its latest run. */
   #sessions = new Map();
+  /** Runs going. */
+  #running = new Set();
+  /** Ended runs whose log is kept, then those whose log was dropped: each in the order they ended. */
+  #kept = new Map();
+  #dropped = new Map();
   #o;
 
   constructor(options = {}) {
-    if (options === null || typeof options !== "object") throw new TypeError("MemoryRunStore options must be an object");
-    this.#o = { ...DEFAULTS };
-    for (const key of Object.keys(options)) {
-      if (!(key in DEFAULTS)) throw new TypeError(`MemoryRunStore: unknown option ${JSON.stringify(key)}`);
-      const value = options[key];
-      if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`MemoryRunStore: ${key} must be an integer >= 0`);
-      this.#o[key] = value;
-    }
+    this.#o = readStoreOptions("MemoryRunStore", options);
   }
 
   /**
-   * Registers a new run. With `exclusive`, refuses (`SESSION_BUSY`) while another run of the
-   * same session is going.
+   * Registers a new run: `RUN_EXISTS` when its id is taken, `SESSION_BUSY` (with `exclusive`)
+   * while another run of its session is going, `TOO_MANY_RUNS` when `maxRuns` runs are going.
    */
-  async start({ id, protocol, session = null, principal = null, exclusive = true, meta = {} }) {
-    this.#sweep();
-    if (this.#runs.has(id)) throw new RunStoreError("SESSION_BUSY", `A run ${id} exists already.`);
+  async start(run) {
+    const { id, protocol, session, principal, exclusive, meta } = readRun("MemoryRunStore", run);
+    const now = this.#o.now();
+    this.#sweep(now);
+    if (this.#current(id, now)) throw runExists(id);
     if (exclusive && session !== null) {
-      const other = this.#sessions.get(session);
-      if (other !== undefined && this.#runs.get(other)?.status === "running") {
-        throw new RunStoreError("SESSION_BUSY", `Session ${session} has a run going (${other}).`);
-      }
+      const other = this.#runs.get(this.#sessions.get(session));
+      if (other !== undefined && other.status === "running") throw sessionBusy(session);
     }
-    const run = {
+    if (this.#runs.size >= this.#o.maxRuns) {
+      const oldest = firstOf(this.#dropped) ?? firstOf(this.#kept);
+      if (oldest === undefined) throw tooManyRuns(this.#o.maxRuns);
+      this.#forget(oldest);
+    }
+    const entry = {
       id, protocol, session, principal, meta,
       status: "running",
       endedAt: 0,
       log: new EventLog(), // null once past retention
+      gone: null, // {first, next} once the log is dropped
       waiters: new Set(),
       cancelers: new Set(),
       readers: 0,
-      lastRead: Date.now(),
+      lastRead: now,
     };
-    this.#runs.set(id, run);
+    this.#runs.set(id, entry);
+    this.#running.add(entry);
     if (session !== null) this.#sessions.set(session, id);
   }
 
@@ -176,19 +171,22 @@ export class MemoryRunStore {
    * Marks a run ended (its terminal event is in the log), or `"lost"` (its readers then get
    * `RUN_LOST` after the last event); `endedAt` (ms since the epoch) is when, for retention.
    */
-  async end(id, status = "ended", endedAt = Date.now()) {
+  async end(id, status = "ended", endedAt = this.#o.now()) {
     const run = this.#runs.get(id);
     if (!run || run.status !== "running") return;
     run.status = status;
     run.endedAt = endedAt;
     run.cancelers.clear();
+    this.#running.delete(run);
+    this.#kept.set(id, run);
     this.#wake(run);
   }
 
   /** What is known of a run, or `null`. `gone` once its log is no longer kept. */
   async get(id) {
-    this.#sweep();
-    const run = this.#runs.get(id);
+    const now = this.#o.now();
+    this.#sweep(now);
+    const run = this.#current(id, now);
     if (!run) return null;
     const { first, next } = run.log ?? run.gone;
     return {
@@ -205,12 +203,10 @@ export class MemoryRunStore {
    * aborts.
    */
   async read(id, after = -1, signal = undefined) {
-    const run = this.#runs.get(id);
-    if (!run) throw new RunStoreError("NOT_FOUND", `No run ${id}.`);
-    if (run.log === null) throw new RunStoreError("RUN_GONE", `Run ${id} is no longer kept.`);
-    if (after + 1 < run.log.first) {
-      throw new RunStoreError("RUN_GONE", `Run ${id} keeps events from ${run.log.first}; ${after + 1} is gone.`);
-    }
+    const run = this.#current(id, this.#o.now());
+    if (!run) throw notFound(id);
+    if (run.log === null) throw runGone(id);
+    if (after + 1 < run.log.first) throw runGone(id, run.log.first, after + 1);
     return this.#follow(run, after, signal);
   }
 
@@ -222,18 +218,16 @@ export class MemoryRunStore {
         if (signal?.aborted) return;
         const { log } = run;
         if (log === null) return;
-        if (cursor + 1 < log.first) {
-          // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
-          throw new RunStoreError("RUN_GONE", `Run ${run.id} keeps events from ${log.first}; ${cursor + 1} is gone.`);
-        }
+        // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
+        if (cursor + 1 < log.first) throw runGone(run.id, log.first, cursor + 1);
         if (cursor + 1 < log.next) {
           const chunk = log.from(cursor + 1);
           cursor = log.next - 1;
-          run.lastRead = Date.now();
+          run.lastRead = this.#o.now();
           yield chunk;
           continue;
         }
-        if (run.status === "lost") throw new RunStoreError("RUN_LOST", `The instance running run ${run.id} went away.`, log.next);
+        if (run.status === "lost") throw runLost(run.id, log.next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
           const wake = () => {
@@ -247,13 +241,13 @@ export class MemoryRunStore {
       }
     } finally {
       run.readers--;
-      run.lastRead = Date.now();
+      run.lastRead = this.#o.now();
     }
   }
 
   /** The events of run `id` kept now, as one chunk (not following the run): empty when unknown or gone. */
   async log(id) {
-    const run = this.#runs.get(id);
+    const run = this.#current(id, this.#o.now());
     if (!run || run.log === null) return new Uint8Array(0);
     return run.log.from(run.log.first);
   }
@@ -274,34 +268,73 @@ export class MemoryRunStore {
 
   /** `stop` is called when someone cancels run `id` (the instance running it registers). */
   onCancel(id, stop) {
-    this.#runs.get(id)?.cancelers.add(stop);
+    const run = this.#runs.get(id);
+    if (run?.status === "running") run.cancelers.add(stop);
   }
 
   /** Runs going, for abandonment checks: `[{id, readers, lastRead}]`. */
   async running() {
-    return [...this.#runs.values()].filter((r) => r.status === "running").map((r) => ({ id: r.id, readers: r.readers, lastRead: r.lastRead }));
+    return Array.from(this.#running, (r) => ({ id: r.id, readers: r.readers, lastRead: r.lastRead }));
   }
 
   #wake(run) {
     for (const wake of [...run.waiters]) wake();
   }
 
-  /** Drops the logs of runs ended more than `retentionMs` ago, and forgets them after twice that. */
-  #sweep() {
-    const now = Date.now();
-    for (const [id, run] of this.#runs) {
-      if (run.status === "running") continue;
-      if (now - run.endedAt > 2 * this.#o.retentionMs) {
-        this.#runs.delete(id);
-        if (this.#sessions.get(run.session) === id) this.#sessions.delete(run.session);
-      } else if (now - run.endedAt > this.#o.retentionMs && run.log !== null) {
-        run.gone = { first: run.log.first, next: run.log.next };
-        run.log = null;
-      }
+  /**
+   * Run `id` as of `now`, or undefined: an ended run past retention loses its log, past twice
+   * that it is forgotten (whatever the order it ended in).
+   */
+  #current(id, now) {
+    const run = this.#runs.get(id);
+    if (run === undefined || run.status === "running") return run;
+    const age = now - run.endedAt;
+    if (age > 2 * this.#o.retentionMs) {
+      this.#forget(run);
+      return undefined;
     }
+    if (age > this.#o.retentionMs && run.log !== null) this.#drop(run);
+    return run;
+  }
+
+  /** Drops the logs of the runs that ended first, past retention, and forgets them after twice that. */
+  #sweep(now) {
+    const retention = this.#o.retentionMs;
+    for (const run of this.#kept.values()) {
+      if (now - run.endedAt <= retention) break;
+      this.#drop(run);
+    }
+    for (const run of this.#dropped.values()) {
+      if (now - run.endedAt <= 2 * retention) break;
+      this.#forget(run);
+    }
+  }
+
+  /** Drops an ended run's log (RUN_GONE from now on). */
+  #drop(run) {
+    run.gone = { first: run.log.first, next: run.log.next };
+    run.log = null;
+    this.#kept.delete(run.id);
+    this.#dropped.set(run.id, run);
+  }
+
+  /** Forgets an ended run (unknown from now on). */
+  #forget(run) {
+    if (run.log !== null) run.gone = { first: run.log.first, next: run.log.next };
+    run.log = null;
+    this.#runs.delete(run.id);
+    this.#kept.delete(run.id);
+    this.#dropped.delete(run.id);
+    if (this.#sessions.get(run.session) === run.id) this.#sessions.delete(run.session);
+    this.#wake(run);
   }
 }
 
+/** The first value of a map (its oldest entry), or undefined. */
+function firstOf(map) {
+  for (const value of map.values()) return value;
+  return undefined;
+}
 
 /** Events a run may have waiting for its store before the run waits for the store. */
 const LOG_QUEUE = 1024;

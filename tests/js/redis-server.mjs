@@ -1,6 +1,9 @@
 // A real redis-server on 127.0.0.1 for the tests: a free port, no persistence, stopped after.
+// For outage tests it can be killed and started again on the same port (`restart`), paused
+// and resumed (SIGSTOP / SIGCONT: a Redis that takes no answer), and sent commands directly
+// (`command`, e.g. CONFIG SET maxmemory) over a connection of its own.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { createServer, connect } from "node:net";
 
 async function freePort() {
   const server = createServer();
@@ -10,9 +13,8 @@ async function freePort() {
   return port;
 }
 
-/** Starts `redis-server` (Debian's, installed by scripts/setup.sh): `{url, stop()}`. */
-export async function startRedis() {
-  const port = await freePort();
+/** Starts a redis-server on `port`; resolves with its child process once it accepts connections. */
+async function spawnRedis(port) {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -31,12 +33,63 @@ export async function startRedis() {
       reject(new Error(`redis-server exited (${code}):\n${output}`));
     });
   });
+  child.removeAllListeners("exit");
+  child.stdout.resume();
+  return child;
+}
+
+function kill(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", resolve);
+    child.kill("SIGCONT");
+    child.kill("SIGKILL");
+  });
+}
+
+/** RESP encoding of one command. */
+function resp(args) {
+  return `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join("")}`;
+}
+
+/**
+ * Starts `redis-server` (Debian's, installed by scripts/setup.sh): `{url, port, stop(),
+ * restart(), pause(), resume(), command(...args)}`.
+ */
+export async function startRedis() {
+  const port = await freePort();
+  let child = await spawnRedis(port);
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => {
-      child.removeAllListeners("exit");
-      child.once("exit", resolve);
-      child.kill("SIGKILL");
+    port,
+    /** Kills the server (its data is lost). */
+    kill: () => kill(child),
+    /** Starts it again on the same port (empty: no persistence). */
+    start: async () => {
+      child = await spawnRedis(port);
+    },
+    /** Kills it and starts it again on the same port. */
+    restart: async () => {
+      await kill(child);
+      child = await spawnRedis(port);
+    },
+    /** Stops the process (SIGSTOP): connections stay open, nothing is answered. */
+    pause: () => child.kill("SIGSTOP"),
+    /** Lets it go on (SIGCONT). */
+    resume: () => child.kill("SIGCONT"),
+    /** Sends one command on a connection of its own; resolves with the raw reply's first line. */
+    command: (...args) => new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(resp(args)));
+      let reply = "";
+      socket.on("data", (chunk) => {
+        reply += chunk;
+        if (reply.includes("\r\n")) {
+          socket.destroy();
+          resolve(reply.slice(0, reply.indexOf("\r\n")));
+        }
+      });
+      socket.on("error", reject);
     }),
+    stop: () => kill(child),
   };
 }

@@ -85,7 +85,7 @@ test("two stores on one Redis: sessions are exclusive across them, a cancel reac
   try {
     await a.start({ id: "r1", protocol: "agent-api", session: "s" });
     await assert.rejects(b.start({ id: "r2", protocol: "agent-api", session: "s" }), (e) => e.code === "SESSION_BUSY");
-    await assert.rejects(b.start({ id: "r1", protocol: "agent-api" }), (e) => e.code === "SESSION_BUSY");
+    await assert.rejects(b.start({ id: "r1", protocol: "agent-api" }), (e) => e.code === "RUN_EXISTS");
     await b.start({ id: "r3", protocol: "agent-api", session: "s", exclusive: false });
     await b.end("r3");
     let stopped = 0;

@@ -5,7 +5,8 @@
 // protocols, each equal to the uninterrupted run; cancel from another request; one running run
 // per session across objects (409); principals kept apart (404, their own ids and sessions);
 // and miniflare restarted mid-run with the same storage: a
-// reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed.
+// reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed;
+// and a new run of a session whose run was going when it restarted starts (no deadlock).
 // Usage: node tests/js/runners/durable.mjs <project dir with node_modules/agentwire>
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -126,6 +127,7 @@ try {
     const started = [];
     for (const [protocol, path, body] of [
       ["agent-api", "/process", waitBody()],
+      ["agent-api", "/process", waitBody("restarted")],
       ["openai-responses", "/compatible-mode/v1/responses", { model: "m", input: "wait", stream: true }],
     ]) {
       const res = await post(`${base}${path}`, body);
@@ -146,9 +148,28 @@ try {
       assert.match(JSON.stringify(snapshot), /working on it/, `${protocol}: the logged events first`);
       if (protocol === "agent-api") assert.equal(snapshot.error.code, "RUN_LOST");
     }
-    const response = await (await fetch(`${base}/compatible-mode/v1/responses/${started[1].id}`)).json();
+    const response = await (await fetch(`${base}/compatible-mode/v1/responses/${started[2].id}`)).json();
     assert.equal(response.status, "failed");
     assert.equal(response.output[0].content[0].text, "working on it");
+  });
+  await check("after a restart, a new run of a session whose run was going starts (no cycle between the session's and the old run's objects)", async () => {
+    const first = await post(`${base}/process`, waitBody("cycle"));
+    const reader = first.body.getReader();
+    for (let seen = ""; !seen.includes("working on it"); ) seen += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    await mf.dispose();
+    mf = new Miniflare(config);
+    base = (await mf.ready).origin;
+    // The session's object asks the old run's object, which finds its run lost on loading it.
+    const next = await fetch(`${base}/process`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(waitBody("cycle")), signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(next.status, 200);
+    const id = next.headers.get("x-agentwire-run-id");
+    await post(`${base}/process/${id}/cancel`, {});
+    await next.body.cancel();
+    const old = await (await fetch(`${base}/process/${first.headers.get("x-agentwire-run-id")}`, { headers: { accept: "text/event-stream" } })).text();
+    assert.match(old, /RUN_LOST/);
   });
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });

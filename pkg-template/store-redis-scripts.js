@@ -1,0 +1,246 @@
+// The Lua scripts of RedisRunStore (redis.js): every step that reads and writes is one script,
+// atomic on one Redis server. Keys (under the store's prefix): `run:<id>` (hash: its state),
+// `log:<id>` (list: its events), `lease:<id>` (the instance running it), `session:<s>` (its
+// session's latest run), `running` and `ended` (sorted sets of the runs kept, by lease deadline
+// and by end: `maxRuns` counts them and the oldest ended run makes room).
+//
+// Flags (Redis 7; stripped for older servers): scripts that only read are `no-writes`, so they
+// run when Redis is out of memory (maxmemory + noeviction): readers of an ended run still get
+// its events. Scripts that end, cancel, renew or mark a run lost write a few bytes at most and
+// free more: `allow-oom`, so a full Redis still ends runs. START and APPEND grow the data and
+// are refused then (the store rejects with STORE_UNAVAILABLE).
+
+const RO = "#!lua flags=no-writes\n";
+const OOM = "#!lua flags=allow-oom\n";
+// Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write).
+const DENY_OOM = "#!lua\n";
+
+// Marks run `id` ended with `status` at `now`: its lease and session freed, its keys expiring.
+const MARK_ENDED = `
+local function mark_ended(p, id, status, now, retention)
+  local run = p .. 'run:' .. id
+  redis.call('HSET', run, 'status', status, 'endedAt', now)
+  redis.call('DEL', p .. 'lease:' .. id)
+  redis.call('PEXPIRE', p .. 'log:' .. id, retention)
+  redis.call('PEXPIRE', run, 2 * retention)
+  local session = redis.call('HGET', run, 'session')
+  if session and redis.call('GET', p .. 'session:' .. session) == id then redis.call('DEL', p .. 'session:' .. session) end
+  redis.call('ZREM', p .. 'running', id)
+  redis.call('ZADD', p .. 'ended', now, id)
+  redis.call('PUBLISH', p .. 'wake:' .. id, status)
+end
+`;
+
+// Marks run `id` lost when it is running and its lease lapsed; returns its status then.
+const LOST_IF_LAPSED = `${MARK_ENDED}
+local function lost_if_lapsed(p, id, status, now, retention)
+  if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then
+    mark_ended(p, id, 'lost', now, retention)
+    return 'lost'
+  end
+  return status
+end
+`;
+
+// ARGV: prefix, id, protocol, session, principal, meta, exclusive, owner, leaseMs, now,
+// retention, hasSession, hasPrincipal, keepMs, maxRuns.
+const START = `${DENY_OOM}${LOST_IF_LAPSED}
+local p, id = ARGV[1], ARGV[2]
+local now, retention = tonumber(ARGV[10]), tonumber(ARGV[11])
+local run = p .. 'run:' .. id
+-- The index forgets the runs whose keys expired (each once: O(log n) per run).
+redis.call('ZREMRANGEBYSCORE', p .. 'ended', '-inf', now - 2 * retention)
+redis.call('ZREMRANGEBYSCORE', p .. 'running', '-inf', now)
+if redis.call('EXISTS', run) == 1 then return 'EXISTS' end
+local sessionKey = p .. 'session:' .. ARGV[4]
+if ARGV[12] == '1' and ARGV[7] == '1' then
+  local other = redis.call('GET', sessionKey)
+  if other then
+    local status = redis.call('HGET', p .. 'run:' .. other, 'status')
+    if lost_if_lapsed(p, other, status, now, retention) == 'running' then return 'BUSY' end
+  end
+end
+if redis.call('ZCARD', p .. 'ended') + redis.call('ZCARD', p .. 'running') >= tonumber(ARGV[15]) then
+  -- Full: the run renewed longest ago may be a dead instance's (lost: ended), then the oldest
+  -- ended run is forgotten.
+  local stale = redis.call('ZRANGE', p .. 'running', 0, 0)[1]
+  if stale then
+    local status = redis.call('HGET', p .. 'run:' .. stale, 'status')
+    if not status then redis.call('ZREM', p .. 'running', stale) else lost_if_lapsed(p, stale, status, now, retention) end
+  end
+  local oldest = redis.call('ZRANGE', p .. 'ended', 0, 0)[1]
+  if not oldest then return 'FULL' end
+  local old = p .. 'run:' .. oldest
+  local session = redis.call('HGET', old, 'session')
+  if session and redis.call('GET', p .. 'session:' .. session) == oldest then redis.call('DEL', p .. 'session:' .. session) end
+  redis.call('DEL', old, p .. 'log:' .. oldest, p .. 'lease:' .. oldest)
+  redis.call('ZREM', p .. 'ended', oldest)
+end
+redis.call('HSET', run, 'protocol', ARGV[3], 'meta', ARGV[6], 'status', 'running', 'first', 0, 'next', 0,
+  'bytes', 0, 'lastRead', ARGV[10], 'endedAt', 0)
+if ARGV[12] == '1' then
+  redis.call('HSET', run, 'session', ARGV[4])
+  redis.call('SET', sessionKey, id, 'PX', ARGV[14])
+end
+if ARGV[13] == '1' then redis.call('HSET', run, 'principal', ARGV[5]) end
+redis.call('PEXPIRE', run, ARGV[14])
+redis.call('SET', p .. 'lease:' .. id, ARGV[8], 'PX', ARGV[9])
+redis.call('ZADD', p .. 'running', now + tonumber(ARGV[14]), id)
+return 'OK'
+`;
+
+// Whether the caller (ARGV owner) holds run id's lease; takes it back when it lapsed unnoticed.
+const HOLDS = `${LOST_IF_LAPSED}
+local function holds(p, id, owner, leaseMs)
+  local status = redis.call('HGET', p .. 'run:' .. id, 'status')
+  if status ~= 'running' then return status or 'unknown' end
+  local lease = redis.call('GET', p .. 'lease:' .. id)
+  if lease == owner then return 'held' end
+  if lease then return 'lost' end
+  redis.call('SET', p .. 'lease:' .. id, owner, 'PX', leaseMs)
+  return 'held'
+end
+`;
+
+// ARGV: prefix, id, owner, leaseMs, maxEvents, maxBytes, keepMs, firstId, events…
+const APPEND = `${DENY_OOM}${HOLDS}
+local p, id = ARGV[1], ARGV[2]
+local held = holds(p, id, ARGV[3], ARGV[4])
+if held ~= 'held' then return held end
+local run, log = p .. 'run:' .. id, p .. 'log:' .. id
+local bytes = tonumber(redis.call('HGET', run, 'bytes'))
+local first = tonumber(redis.call('HGET', run, 'first'))
+-- Events logged already (an append retried after its answer was lost) are skipped.
+local from = 9 + math.max(0, tonumber(redis.call('HGET', run, 'next')) - tonumber(ARGV[8]))
+if from > #ARGV then return 'held' end
+local n = #ARGV - from + 1
+for i = from, #ARGV, 1000 do
+  redis.call('RPUSH', log, unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+for i = from, #ARGV do bytes = bytes + #ARGV[i] end
+local len = redis.call('LLEN', log)
+local maxEvents, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6])
+while len > 1 and (len > maxEvents or bytes > maxBytes) do
+  bytes = bytes - #redis.call('LPOP', log)
+  len = len - 1
+  first = first + 1
+end
+redis.call('HSET', run, 'bytes', bytes, 'first', first, 'next', tonumber(ARGV[8]) + #ARGV - 8)
+redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
+redis.call('PEXPIRE', log, ARGV[7])
+redis.call('PUBLISH', p .. 'wake:' .. id, 'e')
+return 'held'
+`;
+
+// ARGV: prefix, id, owner, status, now, retention.
+const END = `${OOM}${HOLDS}
+local p, id = ARGV[1], ARGV[2]
+local held = holds(p, id, ARGV[3], 1000)
+if held ~= 'held' then return held end
+mark_ended(p, id, ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]))
+return 'ended'
+`;
+
+// ARGV: prefix, id, owner, leaseMs, now, keepMs.
+const RENEW = `${OOM}${HOLDS}
+local p, id = ARGV[1], ARGV[2]
+local held = holds(p, id, ARGV[3], ARGV[4])
+if held ~= 'held' then return held end
+if redis.call('HGET', p .. 'run:' .. id, 'cancel') == '1' then held = 'cancel' end
+redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
+redis.call('PEXPIRE', p .. 'run:' .. id, ARGV[6])
+redis.call('PEXPIRE', p .. 'log:' .. id, ARGV[6])
+local session = redis.call('HGET', p .. 'run:' .. id, 'session')
+if session then redis.call('PEXPIRE', p .. 'session:' .. session, ARGV[6]) end
+redis.call('ZADD', p .. 'running', 'XX', tonumber(ARGV[5]) + tonumber(ARGV[6]), id)
+return held
+`;
+
+// ARGV: prefix, id, now, retention. → the run's status, after marking it lost if its lease lapsed.
+const LOST = `${OOM}${LOST_IF_LAPSED}
+local p, id = ARGV[1], ARGV[2]
+local status = redis.call('HGET', p .. 'run:' .. id, 'status')
+if not status then return 'unknown' end
+return lost_if_lapsed(p, id, status, tonumber(ARGV[3]), tonumber(ARGV[4]))
+`;
+
+// ARGV: prefix, id, now. Notes that a reader read a running run (for abandonment).
+const TOUCH = `${OOM}
+local run = ARGV[1] .. 'run:' .. ARGV[2]
+if redis.call('HGET', run, 'status') == 'running' then redis.call('HSET', run, 'lastRead', ARGV[3]) end
+return 1
+`;
+
+// Reads only: the age of an ended run by the store's clock (`now`, ms), against retention (its
+// keys expire by Redis's clock as well, which frees them).
+const AGE = `
+local function past(h_status, h_endedAt, now, retention)
+  if h_status == 'running' then return 0 end
+  local age = tonumber(now) - tonumber(h_endedAt or 0)
+  if age > 2 * tonumber(retention) then return 2 end
+  if age > tonumber(retention) then return 1 end
+  return 0
+end
+`;
+
+// Reads only. ARGV: prefix, id, after, now, retention. → {status, first, next, events…}
+// ('lapsed': running with no lease) or {'NOT_FOUND'} or {'GONE', first (-1: the whole log)}.
+const READ = `${RO}${AGE}
+local p, id = ARGV[1], ARGV[2]
+local run, log = p .. 'run:' .. id, p .. 'log:' .. id
+local h = redis.call('HMGET', run, 'status', 'first', 'next', 'endedAt')
+if not h[1] then return {'NOT_FOUND'} end
+local age = past(h[1], h[4], ARGV[4], ARGV[5])
+if age == 2 then return {'NOT_FOUND'} end
+local status, first, next = h[1], tonumber(h[2]), tonumber(h[3])
+if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then status = 'lapsed' end
+if age == 1 or (status ~= 'running' and status ~= 'lapsed' and next > 0 and redis.call('EXISTS', log) == 0) then return {'GONE', '-1'} end
+local from = tonumber(ARGV[3]) + 1
+if from < first then return {'GONE', tostring(first)} end
+local out = redis.call('LRANGE', log, from - first, -1)
+table.insert(out, 1, tostring(next))
+table.insert(out, 1, tostring(first))
+table.insert(out, 1, status)
+return out
+`;
+
+// Reads only. ARGV: prefix, id, now, retention. → the events kept (none once past retention).
+const LOG = `${RO}${AGE}
+local p, id = ARGV[1], ARGV[2]
+local h = redis.call('HMGET', p .. 'run:' .. id, 'status', 'endedAt')
+if not h[1] or past(h[1], h[2], ARGV[3], ARGV[4]) > 0 then return {} end
+return redis.call('LRANGE', p .. 'log:' .. id, 0, -1)
+`;
+
+// Reads only. ARGV: prefix, id, now, retention. → {field, value, …, 'gone', 0|1, 'lapsed', 0|1} or {}.
+const GET = `${RO}${AGE}
+local p, id = ARGV[1], ARGV[2]
+local run = p .. 'run:' .. id
+local h = redis.call('HMGET', run, 'status', 'endedAt', 'next')
+if not h[1] then return {} end
+local age = past(h[1], h[2], ARGV[3], ARGV[4])
+if age == 2 then return {} end
+local out = redis.call('HGETALL', run)
+local gone, lapsed = 0, 0
+if h[1] == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then lapsed = 1 end
+if age == 1 or (h[1] ~= 'running' and tonumber(h[3]) > 0 and redis.call('EXISTS', p .. 'log:' .. id) == 0) then gone = 1 end
+table.insert(out, 'gone')
+table.insert(out, gone)
+table.insert(out, 'lapsed')
+table.insert(out, lapsed)
+return out
+`;
+
+// ARGV: prefix, id, now, retention. → 1 when a cancel was sent to the instance running it
+// (published, and flagged for its next renewal, should the message be missed).
+const CANCEL = `${OOM}${LOST_IF_LAPSED}
+local p, id = ARGV[1], ARGV[2]
+local status = redis.call('HGET', p .. 'run:' .. id, 'status')
+if lost_if_lapsed(p, id, status, tonumber(ARGV[3]), tonumber(ARGV[4])) ~= 'running' then return 0 end
+redis.call('HSET', p .. 'run:' .. id, 'cancel', '1')
+redis.call('PUBLISH', p .. 'cancel', id)
+return 1
+`;
+
+/** The scripts by name; a first line `#!lua flags=…` is dropped for servers before Redis 7. */
+export const SCRIPTS = { START, APPEND, END, RENEW, LOST, TOUCH, READ, LOG, GET, CANCEL };
