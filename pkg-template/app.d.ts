@@ -133,7 +133,7 @@ export interface AgentAppOptions {
     retentionMs?: number;
     /** With `durableObject`: events kept per run. @defaultValue 100 000 */
     maxEvents?: number;
-    /** With `durableObject`: bytes kept per run. @defaultValue 16 MiB */
+    /** With `durableObject`: bytes kept per run. @defaultValue 64 MiB */
     maxBytes?: number;
   };
 }

@@ -60,7 +60,7 @@ export interface RunStoreOptions {
   retentionMs?: number;
   /** Events kept per run; the oldest are dropped first (a cursor before them is `RUN_GONE`). @defaultValue 100 000 */
   maxEvents?: number;
-  /** Bytes of events kept per run, likewise. @defaultValue 16 MiB */
+  /** Bytes of events kept per run, likewise. @defaultValue 64 MiB */
   maxBytes?: number;
   /**
    * Runs kept, running and ended: when full, `start` forgets the oldest ended run; when every

@@ -30,6 +30,7 @@ export function readStoreOptions(store, options, extra = {}) {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw agentwireError("INVALID_OPTION", `${store}: options must be an object`, "options");
   }
+  /** @type {Record<string, any>} */
   const out = {};
   for (const [key, value] of Object.entries(STORE_DEFAULTS)) out[key] = value;
   for (const [key, rule] of Object.entries(extra)) out[key] = rule.default;
@@ -90,6 +91,7 @@ export function runGone(id, first, from) {
 
 /** The instance running the run went away; `next` is the id its terminal event takes. */
 export function runLost(id, next, message = `The instance running run ${id} went away.`) {
+  /** @type {any} */
   const e = agentwireError("RUN_LOST", message);
   if (next !== undefined) e.next = next;
   return e;

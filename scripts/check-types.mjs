@@ -42,8 +42,8 @@ const OPTIONS = [
   { dts: "builder.d.ts", name: "StreamOptions", own: true, code: [{ js: "builder.js", destructure: "streamOptions" }] },
   { dts: "translate.d.ts", name: "TranslateOptions", code: [{ rust: "src/wasm/translate.rs", fn: "read_options" }] },
   { dts: "translate.d.ts", name: "TranslateStreamOptions", own: true, code: [{ js: "translate.js", destructure: "translate" }] },
-  { dts: "runs.d.ts", name: "MemoryRunStoreOptions", code: [{ js: "runs.js", const: "DEFAULTS" }] },
-  { dts: "redis.d.ts", name: "RedisRunStoreOptions", code: [{ js: "redis.js", const: "DEFAULTS" }, { js: "redis.js", fn: "constructor", compares: "key" }] },
+  { dts: "runs.d.ts", name: "MemoryRunStoreOptions", code: [{ js: "store-options.js", const: "STORE_DEFAULTS" }] },
+  { dts: "redis.d.ts", name: "RedisRunStoreOptions", own: true, code: [{ js: "redis.js", const: "OPTIONS" }] },
   { dts: "app.d.ts", name: "AgentAppOptions", code: [{ js: "app-options.js", const: "OPTION_KEYS" }] },
   { dts: "app.d.ts", name: "AgentAppOptions.runs", code: [{ js: "app-options.js", const: "RUN_KEYS" }] },
   { dts: "app.d.ts", name: "AgentAppOptions.protocols", code: [{ js: "app-options.js", const: "PROTOCOLS" }] },
@@ -347,7 +347,9 @@ function codeKeys(spec) {
   const keys = new Set();
   if (spec.const) {
     const decl = declaration(file.fileName, spec.const);
-    const init = decl?.initializer;
+    let init = decl?.initializer;
+    // `Object.freeze({…})`: the object inside.
+    if (init && ts.isCallExpression(init) && init.arguments.length === 1) init = init.arguments[0];
     if (!init) return null;
     if (ts.isObjectLiteralExpression(init)) for (const p of init.properties) keys.add(memberName(p, file));
     else if (ts.isArrayLiteralExpression(init)) for (const e of init.elements) if (ts.isStringLiteral(e)) keys.add(e.text);

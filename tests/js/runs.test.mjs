@@ -254,6 +254,8 @@ test("@a2a-js/sdk's client resubscribes to a running task (the task first, then 
 
 test("1,000 concurrent durable runs on one process (memory store): every one complete, nothing lost", async () => {
   const app = new AgentApp({
+    // One principal (no authorize) running a thousand at once: the caps raised to fit.
+    runs: { maxRunning: 1000, maxRunningPerPrincipal: 1000 },
     agent: async (request, rb) => {
       const text = rb.message().content("text");
       for (let i = 0; i < 20; i++) {

@@ -53,7 +53,7 @@ const DRIFTS = [
     /index\.js exports chunks; index\.d\.ts does not declare it as a value/],
   ["a value declared only as a type", (d) => replaceIn(`${d}/pkg-template/lite/index.d.ts`, 'export { StreamAssembler } from "./assembler.js";', 'export type { StreamAssembler } from "./assembler.js";'),
     /lite\/index\.js exports StreamAssembler; lite\/index\.d\.ts does not declare it as a value/],
-  ["an option key the code accepts, undeclared (JS)", (d) => replaceIn(`${d}/pkg-template/runs.js`, "const DEFAULTS = {", "const DEFAULTS = { sweepMs: 1,"),
+  ["an option key the code accepts, undeclared (JS)", (d) => replaceIn(`${d}/pkg-template/store-options.js`, "export const STORE_DEFAULTS = Object.freeze({", "export const STORE_DEFAULTS = Object.freeze({ sweepMs: 1,"),
     /MemoryRunStoreOptions \(runs\.d\.ts\): the code accepts sweepMs, not declared/],
   ["an option key declared, not accepted (JS)", (d) => replaceIn(`${d}/pkg-template/assembler.d.ts`, "  resume?: boolean;", "  resume?: boolean;\n  jitter?: boolean;"),
     /ConnectOptions \(assembler\.d\.ts\): jitter is declared, the code does not accept it/],
