@@ -1,7 +1,5 @@
 //! Tests of the server answers: HTTP error codes and the `RUN_LOST` event.
 
-use serde_json::{json, Value};
-
 use super::*;
 
 #[test]
@@ -38,6 +36,8 @@ fn every_code_has_its_status_and_is_found_by_its_name() {
 
 #[cfg(feature = "full")]
 mod lost {
+    use serde_json::{json, Value};
+
     use super::*;
     use crate::assembler::{AssemblerOptions, StreamAssembler};
     use crate::builder::{BuilderOptions, MessageOptions, ResponseBuilder, TextStream};

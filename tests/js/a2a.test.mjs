@@ -8,7 +8,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
-import { a2aAgentCard, a2aCall, a2aError, a2aTask, translate, wasmMemoryBytes } from "agentwire";
+import { StreamAssembler, a2aAgentCard, a2aCall, a2aError, a2aTask, translate, wasmMemoryBytes } from "agentwire";
 import { referenceStreams, xorshift32 } from "./reference-streams.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
@@ -225,4 +225,43 @@ test("a2aError and a2aAgentCard refuse what they cannot write, naming the field"
   assert.deepEqual(both.supportedInterfaces.map((i) => i.protocolVersion), ["1.0", "0.3"]);
   assert.equal(both.protocolVersion, "0.3");
   assert.equal(both.url, "http://x/a2a");
+});
+
+/** The text of an Agent API snapshot's output, message by message. */
+function outputText(snapshot) {
+  return snapshot.output.map((m) => (m.content ?? []).map((c) => c.text ?? "").join(""));
+}
+
+function assembled(bytes, protocol) {
+  const asm = new StreamAssembler({ protocol });
+  try {
+    asm.push(bytes);
+    asm.finish();
+    return { outcome: asm.outcome, snapshot: asm.snapshot() };
+  } finally {
+    asm.free();
+  }
+}
+
+test("a stream whose one task event is already completed assembles as complete, in 1.0 and 0.3", async () => {
+  let checked = 0;
+  for (const version of ["1.0", "0.3"]) {
+    const protocol = version === "1.0" ? "a2a" : "a2a-0.3";
+    for (const [name, bytes] of referenceStreams()) {
+      const run = await toA2a(bytes, version, 5);
+      const whole = assembled(run, protocol);
+      if (whole.outcome !== "completed") continue;
+      // The task the run folds into, sent as the one event of a stream (as a server answering
+      // a resubscription to an ended task, or a task fold's answer, sends it).
+      const task = a2aTask(run, { version }).task;
+      const result = version === "1.0" ? { task } : task;
+      const one = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 5, result })}\n\n`);
+      const single = assembled(one, protocol);
+      assert.equal(single.outcome, "completed", `${version} ${name}`);
+      assert.equal(single.snapshot.status, "completed", `${version} ${name}`);
+      assert.deepEqual(outputText(single.snapshot).join(""), outputText(whole.snapshot).join(""), `${version} ${name}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 8, `${checked} streams`);
 });
