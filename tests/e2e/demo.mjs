@@ -167,7 +167,7 @@ try {
     ok((await (await fetch(`${demo.url}/health`)).json()).status === "healthy", "health");
   });
   await check("POST /process rejects a malformed request with 400 and a coded error", async () => {
-    const res = await fetch(`${demo.url}/process`, { method: "POST", body: "{" });
+    const res = await fetch(`${demo.url}/process`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     ok(res.status === 400, `status ${res.status}`);
     ok((await res.json()).error.code === "INVALID_JSON", "code");
   });

@@ -53,7 +53,7 @@ const options: AgentAppOptions = {
     rb.message().content("text").delta(`${request.input.length} messages`);
   },
   authorize: (request: Request) => request.headers.get("authorization") === "Bearer t",
-  onError: (error, { request }) => console.error(error, request.url),
+  onError: (error, { request, during }) => console.error(error, request?.url ?? during),
 };
 export const app = new AgentApp(options);
 export const worker: { fetch(request: Request): Promise<Response> } = { fetch: app.fetch };

@@ -63,9 +63,9 @@ await check("README AgentApp example serves the Agent API, OpenAI Responses and 
       }
     }
     const body = JSON.stringify({ input: [{ role: "user", content: [{ type: "text", text: "meaning?" }] }] });
-    const snapshot = await StreamAssembler.collect(await fetch(`${base}/process`, { method: "POST", body }));
+    const snapshot = await StreamAssembler.collect(await fetch(`${base}/process`, { method: "POST", headers: { "content-type": "application/json" }, body }));
     equal(textOf(snapshot), "The answer is 42.", "/process text");
-    const response = await (await fetch(`${base}/compatible-mode/v1/responses`, { method: "POST", body: JSON.stringify({ model: "m", input: "meaning?" }) })).json();
+    const response = await (await fetch(`${base}/compatible-mode/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", input: "meaning?" }) })).json();
     equal(response.output.find((i) => i.type === "function_call").arguments, '{"query":"meaning?"}', "Responses arguments");
     equal(textOf(response), "The answer is 42.", "Responses text");
     equal((await (await fetch(`${base}/.well-known/agent-card.json`)).json()).name, "Friday", "card");
