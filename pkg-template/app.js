@@ -94,6 +94,7 @@ export class AgentApp {
    * Adds a route (a custom adapter): `handler(request, context)` answers `method` requests to
    * `path` with a `Response`; `context` holds `principal` (what `authorize` returned) and
    * `app`. CORS, `authorize`, 404/405 and error answers apply to it as to the built-in routes.
+   * @param {{ method?: string, path?: string, handler?: (request: Request, context: object) => Response | Promise<Response> }} [endpoint]
    */
   addEndpoint({ method, path, handler } = {}) {
     const fail = (what, field) => agentwireError("INVALID_OPTION", `AgentApp: addEndpoint: ${what}`, field);
@@ -267,7 +268,12 @@ export class AgentApp {
     };
   }
 
-  /** Starts a durable run for the caller (app-runs.js); returns its store key. */
+  /**
+   * Starts a durable run for the caller (app-runs.js); returns its store key.
+   * @param {Request} request
+   * @param {{ id: string, protocol: string, session: string | null, agentRequest: object, builderOptions: object, meta?: object }} run
+   * @param {{ principal?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void } }} context
+   */
   async #start(request, { id, protocol, session, agentRequest, builderOptions, meta }, context) {
     const owner = principalKey(context.principal);
     const key = scoped(owner, id);
@@ -368,7 +374,11 @@ export class AgentApp {
     return { service: name, mode: "fetch", endpoints };
   }
 
-  /** Tells `onError` of `error` (context: `request`, `agentRequest`, `during`); never throws. */
+  /**
+   * Tells `onError` of `error` (context: `request`, `agentRequest`, `during`); never throws.
+   * @param {unknown} error
+   * @param {{ request?: Request, agentRequest?: object, during?: string }} [context]
+   */
   #report(error, { request, agentRequest, during } = {}) {
     const onError = this.#o.onError;
     if (!onError) return;

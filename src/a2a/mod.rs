@@ -39,6 +39,9 @@ pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;
 pub use request::a2a_request;
-pub use rpc::{read_call, rpc_result, A2aCall, A2aMethod, RpcError, RpcErrorCode};
+pub use rpc::{
+    read_call, rpc_result, streaming_send, task_request, A2aCall, A2aMethod, RpcError,
+    RpcErrorCode, StreamingSend,
+};
 pub use task::TaskFold;
 pub use version::A2aVersion;
