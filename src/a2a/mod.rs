@@ -26,7 +26,8 @@ mod answer;
 mod card;
 mod compat;
 mod decode;
-#[cfg(test)]
+// Assembles A2A streams: the lite build's assembler reads the Agent API only.
+#[cfg(all(test, feature = "full"))]
 mod decode_tests;
 mod encode;
 mod request;
