@@ -6,6 +6,15 @@ import { AgentwireError, concatBytes } from "./values.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
+ * workerd lets a request act only on what it made: a promise another request resolves does not
+ * count as its pending work (a request waiting only on one is canceled as hung), and it may not
+ * abort another's AbortController. There, a waiting reader polls with a timer of its own.
+ */
+export const IN_WORKERD = globalThis.navigator?.userAgent === "Cloudflare-Workers";
+/** How often a waiting reader looks again in workerd (ms). */
+export const POLL_MS = 25;
+
+/**
  * The class of a store's errors: every store throws AgentwireErrors (codes in runs.d.ts); this
  * name is kept for code that tests `instanceof RunStoreError`.
  */
@@ -230,12 +239,16 @@ export class MemoryRunStore {
         if (run.status === "lost") throw runLost(run.id, log.next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
+          let timer;
           const wake = () => {
             run.waiters.delete(wake);
+            clearTimeout(timer);
             signal?.removeEventListener("abort", wake);
             resolve();
           };
-          run.waiters.add(wake);
+          // workerd: a timer of this request's own, never a wake from the request appending.
+          if (IN_WORKERD) timer = setTimeout(wake, POLL_MS);
+          else run.waiters.add(wake);
           signal?.addEventListener("abort", wake, { once: true });
         });
       }
