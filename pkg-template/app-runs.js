@@ -95,7 +95,7 @@ export class RunManager {
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
     }, { ...builderOptions, eventIds: true, onError: report });
-    const live = { stop, done: null, waiting: 0, over: false };
+    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false };
     live.done = this.#log(id, stream, stopper, report).finally(() => {
       live.over = true;
       owner_?.end();
@@ -197,8 +197,13 @@ export class RunManager {
       try {
         // workerd: the run's end resolves a promise of the request running it, which is not
         // this one's pending work; this request waits on timers of its own instead.
+        // Its ticks say it still waits (`waitedAt`): workerd cancels a request whose client
+        // left without running its `finally`, so `waiting` alone would count it forever.
         if (IN_WORKERD) {
-          while (!live.over && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          while (!live.over && !signal?.aborted) {
+            live.waitedAt = Date.now();
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          }
           return undefined;
         }
         return await Promise.race([live.done, new Promise((resolve) => {
@@ -263,18 +268,22 @@ export class RunManager {
       if (ids && !ids.includes(run.id)) continue;
       const live = this.#live.get(run.id);
       // A client waiting for a run's end (a non-streamed answer) reads it too.
-      if (live && live.waiting === 0 && run.readers === 0 && now - run.lastRead > this.#o.abandonAfterMs) live.stop();
+      const waits = live?.waiting > 0 && !(IN_WORKERD && now - live.waitedAt > 20 * POLL_MS);
+      if (live && !waits && run.readers === 0 && now - run.lastRead > this.#o.abandonAfterMs) live.stop();
     }
   }
 
   /**
    * The stream a reader of run `id` gets from cursor `after`, ending with the run's `RUN_LOST`
    * failure when the instance running it went away; `rebind` (bytes → bytes) applies to each
-   * chunk. Its disconnect stops the run only with `cancelOnDisconnect`.
+   * chunk; `signal` (the request's) aborts when the reader's client went away, for runtimes
+   * that never cancel the answer's stream then (workerd). Its disconnect stops the run only
+   * with `cancelOnDisconnect`.
    */
-  async reader(id, after, rebind = undefined) {
+  async reader(id, after, rebind = undefined, signal = undefined) {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
+    signal?.addEventListener("abort", () => gone.abort(), { once: true });
     let iterable = this.#untilLost(id, after, await this.#store.read(id, after, gone.signal));
     if (rebind) iterable = mapChunks(iterable, rebind);
     const cancelOnDisconnect = this.#o.cancelOnDisconnect;

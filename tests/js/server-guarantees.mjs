@@ -243,7 +243,7 @@ export const GUARANTEES = {
     assert.equal((await outcome(again)).status, "completed");
   },
 
-  async "a streamed run whose reader left, and a non-streamed one whose client left, are abandoned"(ctx) {
+  async "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)"(ctx) {
     const { assert, fetch, base } = ctx;
     const { post, probe, until, readUntil } = helpers(ctx);
     const streamed = newTag("streamed");
@@ -254,6 +254,11 @@ export const GUARANTEES = {
     await until("the streamed run to be abandoned", async () => (await probe()).aborted.includes(streamed), 8000);
     const resumed = await fetch(`${base}/process/${id}`, { headers: { accept: "text/event-stream" } });
     assert.match(await resumed.text(), /"status":"canceled"/);
+  },
+
+  async "a non-streamed run whose client left is abandoned"(ctx) {
+    const { fetch, base } = ctx;
+    const { probe, until } = helpers(ctx);
     const plain = newTag("plain");
     const leaving = new AbortController();
     const waiting = fetch(`${base}/compatible-mode/v1/responses`, {
@@ -342,22 +347,26 @@ export const GUARANTEES = {
 };
 
 /**
- * Runs every check (or those `only` names) with `ctx`; resolves with `[{name, ok, error?}]`.
- * `skip` maps a check's name to why this runtime skips it.
+ * Runs every check with `ctx`; resolves with `[{name, ok, error?}]`. `skip` maps a check's name
+ * to why this runtime cannot run it, `gaps` to a guarantee this runtime is known not to give.
  */
-export async function runGuarantees(ctx, { skip = {} } = {}) {
+export async function runGuarantees(ctx, { skip = {}, gaps = {} } = {}) {
   const results = [];
   for (const [name, run] of Object.entries(GUARANTEES)) {
     if (skip[name]) {
       results.push({ name: `${name} (skipped: ${skip[name]})`, ok: true });
       continue;
     }
+    let error = null;
     try {
       await run(ctx);
-      results.push({ name, ok: true });
     } catch (e) {
-      results.push({ name, ok: false, error: e?.stack ?? String(e) });
+      error = e?.stack ?? String(e);
     }
+    // A known gap of this runtime is run and reported, and fails the suite once it holds (so
+    // that its entry is removed).
+    if (gaps[name]) results.push({ name: `${name} (known gap: ${gaps[name]}; ${error ? "still fails" : "HOLDS NOW: remove the gap"})`, ok: error !== null });
+    else results.push(error ? { name, ok: false, error } : { name, ok: true });
   }
   return results;
 }

@@ -101,6 +101,8 @@ const guaranteeMf = new Miniflare({
   host: "127.0.0.1",
   port: 0,
   compatibilityDate: "2025-09-01",
+  // request.signal aborts when the client goes away: how an app in workerd learns a reader left.
+  compatibilityFlags: ["enable_request_signal"],
   modulesRoot: project,
   modules: [esm(guaranteeWorkerPath), esm(join(project, "tests/server-guarantees.mjs")), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
 });
@@ -182,7 +184,13 @@ try {
   const guaranteeBase = (await guaranteeMf.ready).origin;
   const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
   const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
-  for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "memory" })) {
+  const gaps = {
+    "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)":
+      "workerd neither cancels the answer's stream nor aborts request.signal when the client leaves",
+    "a non-streamed run whose client left is abandoned": "workerd does not tell the waiting request its client left",
+  };
+  const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
+  for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "memory" }, { skip, gaps })) {
     results.push({ ...r, name: `guarantees, memory store: ${r.name}` });
   }
 } catch (e) {
