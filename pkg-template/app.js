@@ -293,9 +293,9 @@ export class AgentApp {
     return key;
   }
 
-  /** A reader's stream of run `key` after cursor `after`. */
-  async #stream(key, after, rebind = undefined) {
-    const { iterable, onCancel } = await this.#runs.reader(key, after, rebind);
+  /** A reader's stream of run `key` after cursor `after`; `signal`: the request's (its client left). */
+  async #stream(key, after, rebind = undefined, signal = undefined) {
+    const { iterable, onCancel } = await this.#runs.reader(key, after, rebind, signal);
     return streamOf(iterable, onCancel);
   }
 
@@ -314,7 +314,7 @@ export class AgentApp {
     const agentRequest = mapRequest(front, await this.#body(request));
     const { id, session, builderOptions } = runOf(front, agentRequest, context.runId);
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions }, context);
-    if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1), id);
+    if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1, undefined, request.signal), id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     // A client that leaves stops waiting, and so stops counting as the run's reader.
     await this.#runs.ended(key, request.signal);
@@ -338,7 +338,7 @@ export class AgentApp {
     const wantsStream = url.searchParams.get("stream") === "true" || request.headers.has("last-event-id")
       || (request.headers.get("accept") ?? "").includes("text/event-stream");
     if (protocol === "openai-responses" && !wantsStream) return json(await this.#responseOf(run.key));
-    return sseResponse(await this.#stream(run.key, cursorOf(request, url)), id);
+    return sseResponse(await this.#stream(run.key, cursorOf(request, url), undefined, request.signal), id);
   }
 
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */
