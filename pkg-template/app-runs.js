@@ -84,8 +84,8 @@ export class RunManager {
     };
     // workerd: only the request that started the run may abort its signal and write to its
     // builder; a stop from elsewhere (a cancel, abandonment) raises a flag its own timer reads.
-    const owner_ = IN_WORKERD ? this.#owned(id, stopNow) : null;
-    const stop = owner_ ? owner_.request : stopNow;
+    const ownerTimer = IN_WORKERD ? this.#owned(id, stopNow) : null;
+    const stop = ownerTimer ? ownerTimer.request : stopNow;
     this.#store.onCancel(id, stop);
     const stream = ResponseBuilder.stream(async (builder) => {
       rb = builder;
@@ -98,7 +98,7 @@ export class RunManager {
     const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false };
     live.done = this.#log(id, stream, stopper, report).finally(() => {
       live.over = true;
-      owner_?.end();
+      ownerTimer?.end();
       this.#live.delete(id);
       this.#release(owner);
     });
