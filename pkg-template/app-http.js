@@ -66,7 +66,7 @@ export function isJsonType(contentType) {
  * The body as bytes, refused with 413 past `limit` however it is framed: a `Content-Length`
  * over the limit before reading, a chunked body once the limit is passed (no more is kept).
  * Either way the rest is discarded up to `limit` more bytes first, so the 413 reaches a
- * client still sending instead of a reset.
+ * client still sending instead of a reset. A body cut short (the client went away) is 400.
  */
 export async function readBody(request, limit) {
   const length = request.headers.get("content-length");
@@ -80,7 +80,14 @@ export async function readBody(request, limit) {
   const parts = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away (a reset, a dropped connection) mid-body: its fault, not a 500.
+      throw new HttpError("INVALID_REQUEST", "The request body was cut short.", "body");
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -119,7 +119,7 @@ function contiguous(events, size) {
  */
 export class MemoryRunStore {
   #runs = new Map();
-  /** Session → the id of its latest run. */
+  /** Session → how many of its runs are going (exclusive or not). */
   #sessions = new Map();
   /** Runs going. */
   #running = new Set();
@@ -141,10 +141,8 @@ export class MemoryRunStore {
     const now = this.#o.now();
     this.#sweep(now);
     if (this.#current(id, now)) throw runExists(id);
-    if (exclusive && session !== null) {
-      const other = this.#runs.get(this.#sessions.get(session));
-      if (other !== undefined && other.status === "running") throw sessionBusy(session);
-    }
+    // Any run of the session going makes it busy, a non-exclusive one included.
+    if (exclusive && session !== null && this.#sessions.has(session)) throw sessionBusy(session);
     if (this.#runs.size >= this.#o.maxRuns) {
       const oldest = firstOf(this.#dropped) ?? firstOf(this.#kept);
       if (oldest === undefined) throw tooManyRuns(this.#o.maxRuns);
@@ -164,7 +162,7 @@ export class MemoryRunStore {
     };
     this.#runs.set(id, entry);
     this.#running.add(entry);
-    if (session !== null) this.#sessions.set(session, id);
+    if (session !== null) this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
   }
 
   /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
@@ -190,6 +188,11 @@ export class MemoryRunStore {
     run.endedAt = endedAt;
     run.cancelers.clear();
     this.#running.delete(run);
+    if (run.session !== null) {
+      const going = this.#sessions.get(run.session) - 1;
+      if (going > 0) this.#sessions.set(run.session, going);
+      else this.#sessions.delete(run.session);
+    }
     this.#kept.set(id, run);
     this.#wake(run);
   }
@@ -348,7 +351,6 @@ export class MemoryRunStore {
     this.#runs.delete(run.id);
     this.#kept.delete(run.id);
     this.#dropped.delete(run.id);
-    if (this.#sessions.get(run.session) === run.id) this.#sessions.delete(run.session);
     this.#wake(run);
   }
 }
