@@ -3,6 +3,7 @@
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
 import { AgentwireError, concatBytes } from "./values.js";
+import { chunkFrames } from "./builder.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
@@ -10,6 +11,9 @@ import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessi
  * name is kept for code that tests `instanceof RunStoreError`.
  */
 export const RunStoreError = AgentwireError;
+
+/** MemoryRunStore's append of whole segments, which RunLog uses when the store has it. */
+const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
 
 /**
  * A run's log in memory: segments of consecutive events (one per append: their bytes in one
@@ -35,11 +39,19 @@ class EventLog {
     });
     // A copy (`slice`) of a lone event not contiguous() lets its large buffer go.
     const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
-    if (this.count === 0) this.first = events[0].id;
-    this.#segments.push({ first: events[0].id, start: 0, ends, bytes });
-    this.count += events.length;
-    this.bytes += size;
-    this.next = events[events.length - 1].id + 1;
+    this.pushSegment(events[0].id, bytes, ends);
+  }
+
+  /**
+   * Appends consecutive events as one segment: `bytes` the events one after the other, `ends`
+   * the end offset of each in it, the first event's id `first` (following the last).
+   */
+  pushSegment(first, bytes, ends) {
+    if (this.count === 0) this.first = first;
+    this.#segments.push({ first, start: 0, ends, bytes });
+    this.count += ends.length;
+    this.bytes += bytes.byteLength;
+    this.next = first + ends.length;
   }
 
   /** Drops the oldest event kept. */
@@ -159,8 +171,24 @@ export class MemoryRunStore {
   async append(id, events) {
     const run = this.#runs.get(id);
     if (!run || run.status !== "running" || events.length === 0) return;
+    run.log.push(events);
+    this.#appended(run);
+  }
+
+  /**
+   * RunLog's way in (not part of the RunStore interface): `append` of segments `{first, bytes,
+   * ends}` (see EventLog.pushSegment), with no object per event.
+   */
+  async [APPEND_SEGMENTS](id, segments) {
+    const run = this.#runs.get(id);
+    if (!run || run.status !== "running") return;
+    for (const { first, bytes, ends } of segments) run.log.pushSegment(first, bytes, ends);
+    this.#appended(run);
+  }
+
+  /** After an append: drops what is over the caps, wakes the readers. */
+  #appended(run) {
     const { log } = run;
-    log.push(events);
     // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
     // in O(1) however long the run.
     while (log.count > 1 && (log.count > this.#o.maxEvents || log.bytes > this.#o.maxBytes)) log.dropFirst();
@@ -345,30 +373,46 @@ const LOG_QUEUE = 1024;
  * costs a round trip per batch, not per chunk. `add` waits only when LOG_QUEUE events are
  * waiting (the producer then waits for the store); `flush` waits for everything and returns
  * the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
+ * Events are queued as segments (a chunk's events: their bytes, an end offset per event), so
+ * a MemoryRunStore keeps a chunk as it came, with no object per event.
  */
 export class RunLog {
   #store;
   #id;
+  /** Segments `{first, bytes, ends}` waiting for the next append, and their events. */
   #queued = [];
+  #queuedEvents = 0;
   #pending = null;
   #draining = false;
   #carry = new Uint8Array(0);
+  /** Whether the store gets `{id, bytes}` events: any but a MemoryRunStore whose `append` is its own. */
+  #remote;
   /** The first append that failed, or `null`. */
   failure = null;
 
   constructor(store, id) {
     this.#store = store;
     this.#id = id;
+    this.#remote = store.append !== MemoryRunStore.prototype.append || typeof store[APPEND_SEGMENTS] !== "function";
   }
 
   /** Queues the events of `chunk` and starts an append unless one is in flight. */
   add(chunk) {
-    const split = splitEvents(chunk, this.#carry);
-    this.#carry = split.carry;
-    if (split.events.length === 0 || this.failure) return undefined;
-    for (const e of split.events) this.#queued.push(e);
+    const carry = this.#carry;
+    const frames = carry.length ? undefined : chunkFrames.get(chunk);
+    const data = carry.length ? concatBytes([carry, chunk]) : chunk;
+    const ends = frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length);
+    const size = ends.length ? ends[ends.length - 1] : 0;
+    this.#carry = size === data.length ? EMPTY : data.subarray(size);
+    if (ends.length === 0 || this.failure) return undefined;
+    // The events' own bytes: a copy when they are a small part of a larger buffer (as
+    // EventLog.push does), so a kept segment does not hold on to the rest.
+    let bytes = size === data.length ? data : data.subarray(0, size);
+    if (bytes.buffer.byteLength > 2 * size + 64) bytes = bytes.slice();
+    this.#queued.push({ first: idAt(bytes, 0), bytes, ends });
+    this.#queuedEvents += ends.length;
     if (!this.#draining) this.#pending = this.#drain();
-    return this.#queued.length > LOG_QUEUE ? this.#pending : undefined;
+    return this.#queuedEvents > LOG_QUEUE ? this.#pending : undefined;
   }
 
   /** Waits until every queued event is appended (or an append failed): the failure, or `null`. */
@@ -380,11 +424,14 @@ export class RunLog {
 
   async #drain() {
     this.#draining = true;
+    const store = this.#store;
     try {
       while (this.#queued.length > 0 && this.failure === null) {
         const batch = this.#queued;
         this.#queued = [];
-        await this.#store.append(this.#id, batch);
+        this.#queuedEvents = 0;
+        if (this.#remote) await store.append(this.#id, eventsOf(batch));
+        else await store[APPEND_SEGMENTS](this.#id, batch);
       }
     } catch (e) {
       this.failure = e;
@@ -394,6 +441,58 @@ export class RunLog {
   }
 }
 
+const EMPTY = new Uint8Array(0);
+
+/** The events (`{id, bytes}`, views) of segments `{first, bytes, ends}`. */
+function eventsOf(segments) {
+  const events = [];
+  for (const { first, bytes, ends } of segments) {
+    let start = 0;
+    for (let i = 0; i < ends.length; i++) {
+      events.push({ id: first + i, bytes: bytes.subarray(start, ends[i]) });
+      start = ends[i];
+    }
+  }
+  return events;
+}
+
+/**
+ * The end offsets of the whole events (`…\n\n`) in `data` before `limit`, the blank line
+ * searched from `at` on; the search is native (`indexOf`), a line at a time. Into `ends` when
+ * given (then returned as it is), else a new Uint32Array.
+ */
+function eventEnds(data, at, limit, ends = undefined) {
+  const out = ends ?? [];
+  for (;;) {
+    const nl = data.indexOf(10, at);
+    if (nl === -1 || nl + 1 >= limit) break;
+    if (data[nl + 1] !== 10) {
+      at = nl + 1;
+      continue;
+    }
+    at = nl + 2;
+    out.push(at);
+  }
+  return ends ?? new Uint32Array(out);
+}
+
+/**
+ * The end offsets of the events of a builder's chunk made of `frames` (the end of each; see
+ * builder.js `chunkFrames`): a frame is one event when the next starts with the next id, and
+ * is searched otherwise (the last one, and the few emits of several events).
+ */
+function framedEnds(data, frames) {
+  const ends = [];
+  let start = 0;
+  for (let i = 0; i < frames.length; i++) {
+    const end = frames[i];
+    if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
+    else eventEnds(data, start, end, ends);
+    start = end;
+  }
+  return new Uint32Array(ends);
+}
+
 /**
  * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
  * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
@@ -401,26 +500,20 @@ export class RunLog {
  */
 export function splitEvents(bytes, carry) {
   const data = carry.length ? concatBytes([carry, bytes]) : bytes;
+  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length);
   const events = [];
   let start = 0;
-  let at = Math.max(0, carry.length - 1);
-  for (;;) {
-    const nl = data.indexOf(10, at);
-    if (nl === -1 || nl + 1 >= data.length) break;
-    if (data[nl + 1] !== 10) {
-      at = nl + 1;
-      continue;
-    }
-    const event = data.subarray(start, nl + 2);
-    events.push({ id: idOf(event), bytes: event });
-    start = at = nl + 2;
+  for (const end of ends) {
+    const event = data.subarray(start, end);
+    events.push({ id: idAt(event, 0), bytes: event });
+    start = end;
   }
   return { events, carry: data.subarray(start) };
 }
 
-/** The number after `id: ` on an event's first line. */
-function idOf(event) {
+/** The number after `id: ` on the first line of the event at `at`. */
+function idAt(bytes, at) {
   let n = 0;
-  for (let i = 4; i < event.length && event[i] !== 10; i++) n = n * 10 + (event[i] - 48);
+  for (let i = at + 4; i < bytes.length && bytes[i] !== 10; i++) n = n * 10 + (bytes[i] - 48);
   return n;
 }
