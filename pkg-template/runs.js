@@ -400,6 +400,8 @@ export class RunLog {
   add(chunk) {
     const carry = this.#carry;
     const frames = carry.length ? undefined : chunkFrames.get(chunk);
+    // Read once: the store may keep the chunk, and the frames would stay with it.
+    if (frames) chunkFrames.delete(chunk);
     const data = carry.length ? concatBytes([carry, chunk]) : chunk;
     const ends = frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length);
     const size = ends.length ? ends[ends.length - 1] : 0;
