@@ -134,13 +134,17 @@ try {
         rb.message().content("text").delta("working");
         await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
       },
-      runs: { abandonAfterMs: 0, concurrentSessions: true },
+      // RUNS runs at once from one (anonymous) principal: over the default caps (32 running runs
+      // per principal, 1,000 per instance), which would refuse most of them with 429.
+      runs: { abandonAfterMs: 0, concurrentSessions: true, maxRunningPerPrincipal: RUNS + 1, maxRunning: RUNS + 1 },
     });
     const idle = used();
     const body = JSON.stringify({ input: [{ role: "user", content: [{ type: "text", text: "Go" }] }] });
     const answers = [];
     for (let i = 0; i < RUNS; i++) {
-      answers.push(await app.fetch(new Request("http://bench/process", { method: "POST", headers: { "content-type": "application/json" }, body })));
+      const answer = await app.fetch(new Request("http://bench/process", { method: "POST", headers: { "content-type": "application/json" }, body }));
+      if (answer.status !== 200) throw new Error(`/process answered ${answer.status}: ${await answer.text()}`);
+      answers.push(answer);
     }
     for (const a of answers) await a.body.cancel();
     await new Promise((resolve) => setTimeout(resolve, 50));
