@@ -24,6 +24,9 @@ export function internalOf(request) {
 /**
  * Sends a run's request to its object: `id` is the run's id (chosen here for a start),
  * `principal` what authorize returned, `body` the bytes already read (a start) or undefined.
+ * @param {{ idFromName(name: string): unknown, get(id: unknown): { fetch(url: string, init: object): Promise<Response> } }} namespace
+ * @param {Request} request
+ * @param {{ id: string, principal: unknown, body?: Uint8Array }} run
  */
 export function forward(namespace, request, { id, principal, body }) {
   const owner = principalKey(principal);

@@ -6,7 +6,7 @@ import { call } from "./instance.js";
 import { concatBytes } from "./values.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
-import { RunLog } from "./runs.js";
+import { IN_WORKERD, POLL_MS, RunLog } from "./runs.js";
 
 /** A refusal of the run manager: `code` is an HttpError code, `retryAfter` seconds if any. */
 export class RunRefusal extends Error {
@@ -73,7 +73,7 @@ export class RunManager {
     const report = (error) => this.#report(error, context);
     const stopper = new AbortController();
     let rb;
-    const stop = () => {
+    const stopNow = () => {
       stopper.abort();
       // The terminal event is written now, whatever the agent does with its signal.
       try {
@@ -82,6 +82,10 @@ export class RunManager {
         // The run ended meanwhile.
       }
     };
+    // workerd: only the request that started the run may abort its signal and write to its
+    // builder; a stop from elsewhere (a cancel, abandonment) raises a flag its own timer reads.
+    const owner_ = IN_WORKERD ? this.#owned(id, stopNow) : null;
+    const stop = owner_ ? owner_.request : stopNow;
     this.#store.onCancel(id, stop);
     const stream = ResponseBuilder.stream(async (builder) => {
       rb = builder;
@@ -91,14 +95,45 @@ export class RunManager {
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
     }, { ...builderOptions, eventIds: true, onError: report });
-    const done = this.#log(id, stream, stopper, report).finally(() => {
+    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false };
+    live.done = this.#log(id, stream, stopper, report).finally(() => {
+      live.over = true;
+      owner_?.end();
       this.#live.delete(id);
       this.#release(owner);
     });
-    this.#live.set(id, { stop, done, waiting: 0 });
-    context?.ctx?.waitUntil?.(done);
-    this.#watch();
-    return { done };
+    this.#live.set(id, live);
+    context?.ctx?.waitUntil?.(live.done);
+    if (!IN_WORKERD) this.#watch();
+    return { done: live.done };
+  }
+
+  /**
+   * workerd: the timer of the request that starts run `id`, so the run's stops happen there:
+   * `request()` asks for a stop (from any request), the timer calls `stopNow` within
+   * POLL_MS; it also checks the run for abandonment (no shared sweeper: its timer would
+   * belong to whichever request made it). `end()` stops the timer.
+   */
+  #owned(id, stopNow) {
+    let asked = false;
+    let checked = Date.now();
+    const every = this.#sweepEvery();
+    const timer = setInterval(() => {
+      if (asked) {
+        asked = false;
+        stopNow();
+      } else if (every > 0 && Date.now() - checked >= every) {
+        checked = Date.now();
+        this.#abandonIfUnread([id]).catch(() => {});
+      }
+    }, POLL_MS);
+    return { request: () => { asked = true; }, end: () => clearInterval(timer) };
+  }
+
+  /** How often runs are checked for abandonment (ms), 0 for never. */
+  #sweepEvery() {
+    const { abandonAfterMs } = this.#o;
+    return abandonAfterMs > 0 ? Math.max(50, Math.min(1000, abandonAfterMs / 4)) : 0;
   }
 
   #release(owner) {
@@ -160,6 +195,17 @@ export class RunManager {
       live.waiting++;
       let onAbort;
       try {
+        // workerd: the run's end resolves a promise of the request running it, which is not
+        // this one's pending work; this request waits on timers of its own instead.
+        // Its ticks say it still waits (`waitedAt`): workerd cancels a request whose client
+        // left without running its `finally`, so `waiting` alone would count it forever.
+        if (IN_WORKERD) {
+          while (!live.over && !signal?.aborted) {
+            live.waitedAt = Date.now();
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          }
+          return undefined;
+        }
         return await Promise.race([live.done, new Promise((resolve) => {
           onAbort = resolve;
           signal?.addEventListener("abort", onAbort, { once: true });
@@ -195,39 +241,49 @@ export class RunManager {
 
   /** Cancels, every few seconds, the runs of this instance nobody has read for `abandonAfterMs`. */
   #watch() {
-    const { abandonAfterMs } = this.#o;
-    if (this.#sweeper || !(abandonAfterMs > 0) || typeof setInterval !== "function") return;
-    this.#sweeper = setInterval(async () => {
+    const every = this.#sweepEvery();
+    if (this.#sweeper || every === 0 || typeof setInterval !== "function") return;
+    this.#sweeper = setInterval(() => {
       if (this.#live.size === 0) {
         clearInterval(this.#sweeper);
         this.#sweeper = null;
         return;
       }
-      const now = Date.now();
-      let running;
-      try {
-        running = await this.#store.running();
-      } catch (e) {
-        this.#report(e, { during: "abandonment check" });
-        return; // the store is unreachable: try again at the next tick
-      }
-      for (const run of running) {
-        const live = this.#live.get(run.id);
-        // A client waiting for a run's end (a non-streamed answer) reads it too.
-        if (live && live.waiting === 0 && run.readers === 0 && now - run.lastRead > abandonAfterMs) live.stop();
-      }
-    }, Math.max(50, Math.min(1000, abandonAfterMs / 4)));
+      this.#abandonIfUnread(null);
+    }, every);
     this.#sweeper.unref?.();
+  }
+
+  /** Stops the runs of this instance (those of `ids`, or all: `null`) nobody has read for `abandonAfterMs`. */
+  async #abandonIfUnread(ids) {
+    const now = Date.now();
+    let running;
+    try {
+      running = await this.#store.running();
+    } catch (e) {
+      this.#report(e, { during: "abandonment check" });
+      return; // the store is unreachable: try again at the next tick
+    }
+    for (const run of running) {
+      if (ids && !ids.includes(run.id)) continue;
+      const live = this.#live.get(run.id);
+      // A client waiting for a run's end (a non-streamed answer) reads it too.
+      const waits = live?.waiting > 0 && !(IN_WORKERD && now - live.waitedAt > 20 * POLL_MS);
+      if (live && !waits && run.readers === 0 && now - run.lastRead > this.#o.abandonAfterMs) live.stop();
+    }
   }
 
   /**
    * The stream a reader of run `id` gets from cursor `after`, ending with the run's `RUN_LOST`
    * failure when the instance running it went away; `rebind` (bytes → bytes) applies to each
-   * chunk. Its disconnect stops the run only with `cancelOnDisconnect`.
+   * chunk; `signal` (the request's) aborts when the reader's client went away, for runtimes
+   * that never cancel the answer's stream then (workerd). Its disconnect stops the run only
+   * with `cancelOnDisconnect`.
    */
-  async reader(id, after, rebind = undefined) {
+  async reader(id, after, rebind = undefined, signal = undefined) {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
+    signal?.addEventListener("abort", () => gone.abort(), { once: true });
     let iterable = this.#untilLost(id, after, await this.#store.read(id, after, gone.signal));
     if (rebind) iterable = mapChunks(iterable, rebind);
     const cancelOnDisconnect = this.#o.cancelOnDisconnect;

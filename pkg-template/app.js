@@ -94,6 +94,7 @@ export class AgentApp {
    * Adds a route (a custom adapter): `handler(request, context)` answers `method` requests to
    * `path` with a `Response`; `context` holds `principal` (what `authorize` returned) and
    * `app`. CORS, `authorize`, 404/405 and error answers apply to it as to the built-in routes.
+   * @param {{ method?: string, path?: string, handler?: (request: Request, context: object) => Response | Promise<Response> }} [endpoint]
    */
   addEndpoint({ method, path, handler } = {}) {
     const fail = (what, field) => agentwireError("INVALID_OPTION", `AgentApp: addEndpoint: ${what}`, field);
@@ -267,7 +268,12 @@ export class AgentApp {
     };
   }
 
-  /** Starts a durable run for the caller (app-runs.js); returns its store key. */
+  /**
+   * Starts a durable run for the caller (app-runs.js); returns its store key.
+   * @param {Request} request
+   * @param {{ id: string, protocol: string, session: string | null, agentRequest: object, builderOptions: object, meta?: object }} run
+   * @param {{ principal?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void } }} context
+   */
   async #start(request, { id, protocol, session, agentRequest, builderOptions, meta }, context) {
     const owner = principalKey(context.principal);
     const key = scoped(owner, id);
@@ -287,9 +293,9 @@ export class AgentApp {
     return key;
   }
 
-  /** A reader's stream of run `key` after cursor `after`. */
-  async #stream(key, after, rebind = undefined) {
-    const { iterable, onCancel } = await this.#runs.reader(key, after, rebind);
+  /** A reader's stream of run `key` after cursor `after`; `signal`: the request's (its client left). */
+  async #stream(key, after, rebind = undefined, signal = undefined) {
+    const { iterable, onCancel } = await this.#runs.reader(key, after, rebind, signal);
     return streamOf(iterable, onCancel);
   }
 
@@ -308,7 +314,7 @@ export class AgentApp {
     const agentRequest = mapRequest(front, await this.#body(request));
     const { id, session, builderOptions } = runOf(front, agentRequest, context.runId);
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions }, context);
-    if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1), id);
+    if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1, undefined, request.signal), id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     // A client that leaves stops waiting, and so stops counting as the run's reader.
     await this.#runs.ended(key, request.signal);
@@ -332,7 +338,7 @@ export class AgentApp {
     const wantsStream = url.searchParams.get("stream") === "true" || request.headers.has("last-event-id")
       || (request.headers.get("accept") ?? "").includes("text/event-stream");
     if (protocol === "openai-responses" && !wantsStream) return json(await this.#responseOf(run.key));
-    return sseResponse(await this.#stream(run.key, cursorOf(request, url)), id);
+    return sseResponse(await this.#stream(run.key, cursorOf(request, url), undefined, request.signal), id);
   }
 
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */
@@ -368,7 +374,11 @@ export class AgentApp {
     return { service: name, mode: "fetch", endpoints };
   }
 
-  /** Tells `onError` of `error` (context: `request`, `agentRequest`, `during`); never throws. */
+  /**
+   * Tells `onError` of `error` (context: `request`, `agentRequest`, `during`); never throws.
+   * @param {unknown} error
+   * @param {{ request?: Request, agentRequest?: object, during?: string }} [context]
+   */
   #report(error, { request, agentRequest, during } = {}) {
     const onError = this.#o.onError;
     if (!onError) return;

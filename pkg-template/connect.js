@@ -2,6 +2,7 @@
 // (AgentApp's resume routes, or any SSE server that honours Last-Event-ID), with stop() (the
 // run's cancel route) apart from abort() (this reader only).
 import { AgentwireError, agentwireError, concatBytes } from "./values.js";
+import { call, hasExport } from "./instance.js";
 
 const DEFAULTS = { resume: true, maxAttempts: 5, backoffMs: 250, maxBackoffMs: 10_000 };
 
@@ -33,17 +34,9 @@ function defaultResumeUrl(runId, url) {
  * its id and the methods that resume and cancel its task; `null` for anything else.
  */
 function a2aCallOf(init) {
-  if (typeof init.body !== "string") return null;
-  let body;
-  try {
-    body = JSON.parse(init.body);
-  } catch {
-    return null;
-  }
-  if (body === null || typeof body !== "object" || body.jsonrpc !== "2.0") return null;
-  if (body.method === "SendStreamingMessage") return { id: body.id ?? null, resume: "SubscribeToTask", cancel: "CancelTask" };
-  if (body.method === "message/stream") return { id: body.id ?? null, resume: "tasks/resubscribe", cancel: "tasks/cancel" };
-  return null;
+  // A build without A2A (agentwire/lite) reads no A2A sends.
+  if (typeof init.body !== "string" || !hasExport("a2aStreamingSend")) return null;
+  return call("a2aStreamingSend", init.body);
 }
 
 /** HTTP statuses a resume tries again after (a proxy, or a server between deploys). */
@@ -303,7 +296,7 @@ export class RunConnection {
   /** A JSON-RPC request of `method` on this run's task (its id that of the send). */
   #a2aInit(method, headers) {
     headers.set("content-type", "application/json");
-    const body = JSON.stringify({ jsonrpc: "2.0", id: this.#a2a.id, method, params: { id: this.#runId } });
+    const body = call("a2aTaskRequest", this.#a2a.id, method, this.#runId);
     return { method: "POST", headers, body };
   }
 

@@ -80,6 +80,11 @@ export function release(inst, core) {
   }
 }
 
+/** Whether the module has export `name` (agentwire/lite's has fewer than the full one's). */
+export function hasExport(name) {
+  return typeof instance().exports[name] === "function";
+}
+
 /** Calls `name` of the current instance's exports with `args` (a function of the glue). */
 export function call(name, ...args) {
   const inst = instance();

@@ -7,6 +7,17 @@ import { chunkFrames } from "./builder.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
+ * workerd lets a request act only on what it made: a promise another request resolves does not
+ * count as its pending work (a request waiting only on one is canceled as hung), and it may not
+ * abort another's AbortController. There, a waiting reader polls with a timer of its own.
+ */
+export const IN_WORKERD = globalThis.navigator?.userAgent === "Cloudflare-Workers";
+/** How often a waiting reader looks again in workerd (ms). */
+export const POLL_MS = 25;
+/** A reader that has not polled for this long (ms) no longer waits, in workerd. */
+const STALE_MS = 20 * POLL_MS;
+
+/**
  * The class of a store's errors: every store throws AgentwireErrors (codes in runs.d.ts); this
  * name is kept for code that tests `instanceof RunStoreError`.
  */
@@ -161,6 +172,7 @@ export class MemoryRunStore {
       cancelers: new Set(),
       readers: 0,
       lastRead: now,
+      polledAt: now,
     };
     this.#runs.set(id, entry);
     this.#running.add(entry);
@@ -258,12 +270,20 @@ export class MemoryRunStore {
         if (run.status === "lost") throw runLost(run.id, log.next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
+          let timer;
           const wake = () => {
             run.waiters.delete(wake);
+            clearTimeout(timer);
             signal?.removeEventListener("abort", wake);
             resolve();
           };
-          run.waiters.add(wake);
+          // workerd: a timer of this request's own, never a wake from the request appending.
+          // Its ticks say a reader still waits: a request canceled with its client stops them.
+          if (IN_WORKERD) {
+            run.polledAt = this.#o.now();
+            timer = setTimeout(wake, POLL_MS);
+          }
+          else run.waiters.add(wake);
           signal?.addEventListener("abort", wake, { once: true });
         });
       }
@@ -302,7 +322,10 @@ export class MemoryRunStore {
 
   /** Runs going, for abandonment checks: `[{id, readers, lastRead}]`. */
   async running() {
-    return Array.from(this.#running, (r) => ({ id: r.id, readers: r.readers, lastRead: r.lastRead }));
+    const now = this.#o.now();
+    // workerd never ends a reader whose request was canceled: one that stopped polling is gone.
+    const readers = (r) => (IN_WORKERD && r.readers > 0 && !(now - r.polledAt < STALE_MS) ? 0 : r.readers);
+    return Array.from(this.#running, (r) => ({ id: r.id, readers: readers(r), lastRead: Math.max(r.lastRead, IN_WORKERD && r.polledAt < now - STALE_MS ? r.polledAt : 0) }));
   }
 
   #wake(run) {

@@ -17,7 +17,7 @@ import { join } from "node:path";
 const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
-  { name: "agentwire", dir: ".", ceiling: 357_600, budget: false },
+  { name: "agentwire", dir: ".", ceiling: 373_900, budget: false },
   { name: "agentwire/lite", dir: "lite", ceiling: 99_700, budget: true },
 ];
 

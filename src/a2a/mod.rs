@@ -26,7 +26,8 @@ mod answer;
 mod card;
 mod compat;
 mod decode;
-#[cfg(test)]
+// Assembles A2A streams: the lite build's assembler reads the Agent API only.
+#[cfg(all(test, feature = "full"))]
 mod decode_tests;
 mod encode;
 mod request;
@@ -39,6 +40,9 @@ pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;
 pub use request::a2a_request;
-pub use rpc::{read_call, rpc_result, A2aCall, A2aMethod, RpcError, RpcErrorCode};
+pub use rpc::{
+    read_call, rpc_result, streaming_send, task_request, A2aCall, A2aMethod, RpcError,
+    RpcErrorCode, StreamingSend,
+};
 pub use task::TaskFold;
 pub use version::A2aVersion;

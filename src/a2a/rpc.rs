@@ -849,3 +849,106 @@ mod tests {
         assert_eq!(streamed.history_length, None, "0.3 reads 0 as no limit");
     }
 }
+
+/// The JSON-RPC request a client sends on an existing task: `method` (e.g. `"SubscribeToTask"`,
+/// `"tasks/cancel"`) with `params: {"id": task_id}` and request id `id`.
+///
+/// ```
+/// use agentwire::a2a::task_request;
+/// use serde_json::json;
+///
+/// assert_eq!(task_request(&json!(7), "CancelTask", "task-1"),
+///            r#"{"jsonrpc":"2.0","id":7,"method":"CancelTask","params":{"id":"task-1"}}"#);
+/// ```
+pub fn task_request(id: &Value, method: &str, task_id: &str) -> String {
+    let mut out = Vec::with_capacity(64 + method.len() + task_id.len());
+    raw(&mut out, "{\"jsonrpc\":\"2.0\",\"id\":");
+    value(&mut out, id);
+    raw(&mut out, ",\"method\":");
+    string(&mut out, method);
+    raw(&mut out, ",\"params\":{\"id\":");
+    string(&mut out, task_id);
+    raw(&mut out, "}}");
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A streaming send as a resuming client sees its own request: the request id, and the methods
+/// of its version that resume (`SubscribeToTask` / `tasks/resubscribe`) and cancel
+/// (`CancelTask` / `tasks/cancel`) the task it creates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamingSend {
+    /// The send's JSON-RPC id (the resume and cancel requests reuse it).
+    pub id: Value,
+    /// The method that resumes the task's stream.
+    pub resume: &'static str,
+    /// The method that cancels the task.
+    pub cancel: &'static str,
+}
+
+/// Reads a request body a client is about to send: `Some` when it is a JSON-RPC streaming send
+/// (`SendStreamingMessage`, or 0.3's `message/stream`), `None` for anything else (not JSON,
+/// nested deeper than the limit, another method).
+pub fn streaming_send(body: &str) -> Option<StreamingSend> {
+    if crate::depth::text_depth(body) > crate::depth::MAX_DEPTH {
+        return None;
+    }
+    let Ok(Value::Object(call)) = serde_json::from_str::<Value>(body) else {
+        return None;
+    };
+    if call.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return None;
+    }
+    let (resume, cancel) = match call.get("method").and_then(Value::as_str)? {
+        "SendStreamingMessage" => ("SubscribeToTask", "CancelTask"),
+        "message/stream" => ("tasks/resubscribe", "tasks/cancel"),
+        _ => return None,
+    };
+    let id = call.get("id").cloned().unwrap_or(Value::Null);
+    Some(StreamingSend { id, resume, cancel })
+}
+
+#[cfg(test)]
+mod client_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_task_request_writes_ids_as_data() {
+        assert_eq!(
+            task_request(&json!("$'a\"b"), "tasks/resubscribe", "t\"1"),
+            r#"{"jsonrpc":"2.0","id":"$'a\"b","method":"tasks/resubscribe","params":{"id":"t\"1"}}"#
+        );
+        assert_eq!(
+            task_request(&Value::Null, "SubscribeToTask", "x"),
+            r#"{"jsonrpc":"2.0","id":null,"method":"SubscribeToTask","params":{"id":"x"}}"#
+        );
+    }
+
+    #[test]
+    fn streaming_sends_of_both_versions_are_recognised_and_nothing_else() {
+        let v1 = streaming_send(
+            r#"{"jsonrpc":"2.0","id":3,"method":"SendStreamingMessage","params":{}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (v1.id, v1.resume, v1.cancel),
+            (json!(3), "SubscribeToTask", "CancelTask")
+        );
+        let v03 = streaming_send(r#"{"jsonrpc":"2.0","method":"message/stream"}"#).unwrap();
+        assert_eq!(
+            (v03.id, v03.resume, v03.cancel),
+            (Value::Null, "tasks/resubscribe", "tasks/cancel")
+        );
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage"}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"SendStreamingMessage"}"#,
+            r#"[{"jsonrpc":"2.0","method":"message/stream"}]"#,
+            "not json",
+            "",
+        ] {
+            assert_eq!(streaming_send(body), None, "{body}");
+        }
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert_eq!(streaming_send(&deep), None);
+    }
+}

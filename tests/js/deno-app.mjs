@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 const assertEquals = (actual, expected) => assert.deepStrictEqual(actual, expected);
 import { AgentApp, StreamAssembler } from "agentwire";
 import { weatherAgent } from "./scripted-agent.mjs";
+import { GUARANTEES, guaranteeApp } from "./server-guarantees.mjs";
 
 const scripted = weatherAgent;
 
@@ -36,6 +37,45 @@ Deno.test("AgentApp under Deno.serve answers every protocol's route", async () =
     assertEquals((await fetch(`${base}/nowhere`)).status, 404);
     assertEquals((await fetch(`${base}/health`)).status, 200);
   } finally {
+    await server.shutdown();
+  }
+});
+
+/** Sends raw bytes to `port` on 127.0.0.1; resolves with what came back before it closed or `ms` passed. */
+async function raw(port, text, ms = 1500) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  let answer = "";
+  const timer = setTimeout(() => conn.close(), ms);
+  try {
+    await conn.write(new TextEncoder().encode(text));
+    const buf = new Uint8Array(4096);
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      answer += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  } catch {
+    // Closed: what came back is the answer.
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // Closed already.
+    }
+  }
+  return answer;
+}
+
+Deno.test("the shared server guarantees under Deno.serve", async (t) => {
+  const app = guaranteeApp(AgentApp);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const ctx = { fetch, base, assert, raw: (text) => raw(server.addr.port, text), store: "memory" };
+  try {
+    for (const [name, check] of Object.entries(GUARANTEES)) await t.step(name, () => check(ctx));
+  } finally {
+    await app.close();
     await server.shutdown();
   }
 });

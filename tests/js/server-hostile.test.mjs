@@ -277,3 +277,30 @@ test("a 6 MiB answer fits its own log: the stream is whole and a resume gets it 
     assert.equal(resumed.status, "completed");
   }
 });
+
+test("A2A SubscribeToTask: the subscriber's JSON-RPC id is data ($' and a$$b come back exact, the answer no larger)", async () => {
+  for (const subscriberId of ["$'", "a$$b", "$&$`"]) {
+    let release;
+    const app = new AgentApp({
+      agent: async (request, rb) => {
+        const text = rb.message().content("text");
+        text.delta("x".repeat(2000));
+        await new Promise((resolve) => { release = resolve; });
+        text.delta("y".repeat(2000));
+      },
+    });
+    const a2a = (body) => app.fetch(new Request("http://app/a2a", {
+      method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify(body),
+    }));
+    const sent = await a2a({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } } });
+    const taskId = sent.headers.get("x-agentwire-run-id");
+    const subscribed = await a2a({ jsonrpc: "2.0", id: subscriberId, method: "SubscribeToTask", params: { id: taskId } });
+    assert.equal(subscribed.status, 200);
+    release();
+    const [original, resubscribed] = await Promise.all([sent.text(), subscribed.text()]);
+    const events = resubscribed.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+    assert.ok(events.length >= 2, resubscribed.slice(0, 200));
+    for (const event of events) assert.equal(event.id, subscriberId);
+    assert.ok(resubscribed.length < 2 * original.length + 4096, `${resubscribed.length} bytes for a ${original.length}-byte run`);
+  }
+});

@@ -45,6 +45,17 @@ export class AgentRuns extends app.DurableObject {}
 export default { fetch: app.fetch };
 `);
 
+// The shared guarantees' app (tests/js/server-guarantees.mjs), its runs in Durable Objects.
+const guaranteeWorkerPath = join(project, "guarantee-durable-worker.mjs");
+writeFileSync(guaranteeWorkerPath, `
+import { AgentApp } from "./${relative(project, entry)}";
+import { guaranteeApp } from "./tests/server-guarantees.mjs";
+
+const app = guaranteeApp(AgentApp, { runs: { durableObject: (env) => env.RUNS } });
+export class AgentRuns extends app.DurableObject {}
+export default { fetch: app.fetch };
+`);
+
 const esm = (path) => ({ type: "ESModule", path });
 const persist = mkdtempSync(join(tmpdir(), "agentwire-do-"));
 const config = {
@@ -171,6 +182,29 @@ try {
     const old = await (await fetch(`${base}/process/${first.headers.get("x-agentwire-run-id")}`, { headers: { accept: "text/event-stream" } })).text();
     assert.match(old, /RUN_LOST/);
   });
+  const guaranteeMf = new Miniflare({
+    ...config,
+    modules: [esm(guaranteeWorkerPath), esm(join(project, "tests/server-guarantees.mjs")), ...config.modules.slice(2)],
+    durableObjectsPersist: false,
+  });
+  try {
+    const guaranteeBase = (await guaranteeMf.ready).origin;
+    const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
+    const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
+    const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
+    const gaps = {
+      "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)":
+        "the front's disconnect does not reach the object's answer stream (its reader never ends)",
+      "a non-streamed run whose client left is abandoned": "the object's waiting request is not told its client left",
+      "caps: one principal's running runs are capped (429 with Retry-After); others still start":
+        "each run is its own object, which counts only its own run",
+    };
+    for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "durable" }, { skip, gaps })) {
+      results.push({ ...r, name: `guarantees, Durable Objects: ${r.name}` });
+    }
+  } finally {
+    await guaranteeMf.dispose();
+  }
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {

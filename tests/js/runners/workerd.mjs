@@ -7,6 +7,7 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import assert from "node:assert/strict";
 import { Miniflare } from "miniflare";
 import { resolveEntry } from "./resolve.mjs";
 import { checks, report } from "./tap.mjs";
@@ -56,6 +57,16 @@ const app = new AgentApp({ name: "Friday", description: "Weather", version: "1.0
 export default { fetch: app.fetch };
 `);
 
+// The shared guarantees' app (tests/js/server-guarantees.mjs), on the memory store.
+const guaranteeWorkerPath = join(project, "guarantee-worker.mjs");
+writeFileSync(guaranteeWorkerPath, `
+import { AgentApp } from "./${relative(project, entry)}";
+import { guaranteeApp } from "./tests/server-guarantees.mjs";
+
+const app = guaranteeApp(AgentApp);
+export default { fetch: app.fetch };
+`);
+
 const esm = (path) => ({ type: "ESModule", path });
 function jsFiles(dir) {
   return readdirSync(dir, { recursive: true })
@@ -84,6 +95,16 @@ const appMf = new Miniflare({
   compatibilityDate: "2025-09-01",
   modulesRoot: project,
   modules: [esm(appWorkerPath), esm(join(project, "tests/scripted-agent.mjs")), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
+});
+
+const guaranteeMf = new Miniflare({
+  host: "127.0.0.1",
+  port: 0,
+  compatibilityDate: "2025-09-01",
+  // request.signal aborts when the client goes away: how an app in workerd learns a reader left.
+  compatibilityFlags: ["enable_request_signal"],
+  modulesRoot: project,
+  modules: [esm(guaranteeWorkerPath), esm(join(project, "tests/server-guarantees.mjs")), ...jsFiles(pkgDir).map(esm), { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") }],
 });
 
 const { results, check } = checks();
@@ -158,10 +179,25 @@ try {
     }
     expect(text, "Sunny in Hangzhou", "text");
   });
+  // The shared guarantees, over real HTTP to workerd with keep-alive (Node's fetch keeps
+  // connections open), the memory store.
+  const guaranteeBase = (await guaranteeMf.ready).origin;
+  const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
+  const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
+  const gaps = {
+    "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)":
+      "workerd neither cancels the answer's stream nor aborts request.signal when the client leaves",
+    "a non-streamed run whose client left is abandoned": "workerd does not tell the waiting request its client left",
+  };
+  const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
+  for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "memory" }, { skip, gaps })) {
+    results.push({ ...r, name: `guarantees, memory store: ${r.name}` });
+  }
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {
   await mf.dispose();
   await appMf.dispose();
+  await guaranteeMf.dispose();
 }
 process.exitCode = report("workerd", results) === 0 ? 0 : 1;
