@@ -23,7 +23,7 @@ const STALE_MS = 20 * POLL_MS;
  */
 export const RunStoreError = AgentwireError;
 
-/** MemoryRunStore's append of whole segments, which RunLog uses when the store has it. */
+/** MemoryRunStore's append of segments, RunLog's way in (not of the RunStore interface). */
 const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
 
 /**
@@ -40,24 +40,8 @@ class EventLog {
   count = 0;
   bytes = 0;
 
-  /** Appends events (`{id, bytes}`, ids consecutive, following the last). */
-  push(events) {
-    const ends = new Uint32Array(events.length);
-    let size = 0;
-    events.forEach((e, i) => {
-      size += e.bytes.byteLength;
-      ends[i] = size;
-    });
-    // A copy (`slice`) of a lone event not contiguous() lets its large buffer go.
-    const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
-    this.pushSegment(events[0].id, bytes, ends);
-  }
-
-  /**
-   * Appends consecutive events as one segment: `bytes` the events one after the other, `ends`
-   * the end offset of each in it, the first event's id `first` (following the last).
-   */
-  pushSegment(first, bytes, ends) {
+  /** Appends a segment (segmentOf): consecutive events following the last. */
+  push({ first, bytes, ends }) {
     if (this.count === 0) this.first = first;
     this.#segments.push({ first, start: 0, ends, bytes });
     this.count += ends.length;
@@ -104,6 +88,19 @@ class EventLog {
     // A copy: what readers get is theirs.
     return parts.length === 1 ? parts[0].slice() : concatBytes(parts);
   }
+}
+
+/**
+ * Events (`{id, bytes}`, ids consecutive) as a segment `{first, bytes, ends}`: their bytes one
+ * after the other, the end offset of each. A copy (`slice`) of a lone event not contiguous()
+ * lets its large buffer go.
+ */
+function segmentOf(events) {
+  const ends = new Uint32Array(events.length);
+  let size = 0;
+  events.forEach((e, i) => (ends[i] = size += e.bytes.byteLength));
+  const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
+  return { first: events[0].id, bytes, ends };
 }
 
 /**
@@ -181,26 +178,15 @@ export class MemoryRunStore {
 
   /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
   async append(id, events) {
-    const run = this.#runs.get(id);
-    if (!run || run.status !== "running" || events.length === 0) return;
-    run.log.push(events);
-    this.#appended(run);
+    if (events.length > 0) await this[APPEND_SEGMENTS](id, [segmentOf(events)]);
   }
 
-  /**
-   * RunLog's way in (not part of the RunStore interface): `append` of segments `{first, bytes,
-   * ends}` (see EventLog.pushSegment), with no object per event.
-   */
+  /** `append` of segments (segmentOf), as RunLog makes them from a chunk: no object per event. */
   async [APPEND_SEGMENTS](id, segments) {
     const run = this.#runs.get(id);
     if (!run || run.status !== "running") return;
-    for (const { first, bytes, ends } of segments) run.log.pushSegment(first, bytes, ends);
-    this.#appended(run);
-  }
-
-  /** After an append: drops what is over the caps, wakes the readers. */
-  #appended(run) {
-    const { log } = run;
+    const log = run.log;
+    segments.forEach((segment) => log.push(segment));
     // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
     // in O(1) however long the run.
     while (log.count > 1 && (log.count > this.#o.maxEvents || log.bytes > this.#o.maxBytes)) log.dropFirst();
@@ -391,24 +377,21 @@ function firstOf(map) {
 const LOG_QUEUE = 1024;
 
 /**
- * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append
- * at a time: what arrives while an append is in flight goes in the next, so a remote store
- * costs a round trip per batch, not per chunk. `add` waits only when LOG_QUEUE events are
- * waiting (the producer then waits for the store); `flush` waits for everything and returns
- * the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
- * Events are queued as segments (a chunk's events: their bytes, an end offset per event), so
- * a MemoryRunStore keeps a chunk as it came, with no object per event.
+ * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append at
+ * a time: what arrives while an append is in flight goes in the next (a chunk's events as one
+ * segment), so a remote store costs a round trip per batch, not per chunk. `add` waits only when
+ * LOG_QUEUE events are waiting (the producer then waits for the store); `flush` waits for
+ * everything and returns the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
  */
 export class RunLog {
   #store;
   #id;
-  /** Segments `{first, bytes, ends}` waiting for the next append, and their events. */
-  #queued = [];
+  #queued = []; // segments, and their events:
   #queuedEvents = 0;
   #pending = null;
   #draining = false;
   #carry = new Uint8Array(0);
-  /** Whether the store gets `{id, bytes}` events: any but a MemoryRunStore whose `append` is its own. */
+  /** A store that takes `{id, bytes}` events: any but a MemoryRunStore with its own `append`. */
   #remote;
   /** The first append that failed, or `null`. */
   failure = null;
@@ -423,15 +406,13 @@ export class RunLog {
   add(chunk) {
     const carry = this.#carry;
     const frames = carry.length ? undefined : chunkFrames.get(chunk);
-    // Read once: the store may keep the chunk, and the frames would stay with it.
-    if (frames) chunkFrames.delete(chunk);
+    if (frames) chunkFrames.delete(chunk); // the store may keep the chunk: not its frames
     const data = carry.length ? concatBytes([carry, chunk]) : chunk;
-    const ends = frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length);
+    const ends = new Uint32Array(frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length, []));
     const size = ends.length ? ends[ends.length - 1] : 0;
-    this.#carry = size === data.length ? EMPTY : data.subarray(size);
-    if (ends.length === 0 || this.failure) return undefined;
-    // The events' own bytes: a copy when they are a small part of a larger buffer (as
-    // EventLog.push does), so a kept segment does not hold on to the rest.
+    this.#carry = data.subarray(size);
+    if (size === 0 || this.failure) return undefined;
+    // A copy when the events are a small part of a larger buffer, which a kept segment would hold.
     let bytes = size === data.length ? data : data.subarray(0, size);
     if (bytes.buffer.byteLength > 2 * size + 64) bytes = bytes.slice();
     this.#queued.push({ first: idAt(bytes, 0), bytes, ends });
@@ -449,14 +430,13 @@ export class RunLog {
 
   async #drain() {
     this.#draining = true;
-    const store = this.#store;
     try {
       while (this.#queued.length > 0 && this.failure === null) {
         const batch = this.#queued;
         this.#queued = [];
         this.#queuedEvents = 0;
-        if (this.#remote) await store.append(this.#id, eventsOf(batch));
-        else await store[APPEND_SEGMENTS](this.#id, batch);
+        if (this.#remote) await this.#store.append(this.#id, eventsOf(batch));
+        else await this.#store[APPEND_SEGMENTS](this.#id, batch);
       }
     } catch (e) {
       this.failure = e;
@@ -466,74 +446,49 @@ export class RunLog {
   }
 }
 
-const EMPTY = new Uint8Array(0);
-
-/** The events (`{id, bytes}`, views) of segments `{first, bytes, ends}`. */
+/** The events (`{id, bytes}`, views) of segments. */
 function eventsOf(segments) {
-  const events = [];
-  for (const { first, bytes, ends } of segments) {
-    let start = 0;
-    for (let i = 0; i < ends.length; i++) {
-      events.push({ id: first + i, bytes: bytes.subarray(start, ends[i]) });
-      start = ends[i];
-    }
-  }
-  return events;
+  return segments.flatMap(({ first, bytes, ends }) =>
+    Array.from(ends, (end, i) => ({ id: first + i, bytes: bytes.subarray(i ? ends[i - 1] : 0, end) })));
 }
 
 /**
- * The end offsets of the whole events (`…\n\n`) in `data` before `limit`, the blank line
- * searched from `at` on; the search is native (`indexOf`), a line at a time. Into `ends` when
- * given (then returned as it is), else a new Uint32Array.
+ * Pushes to `ends` the end offset of each whole event (`…\n\n`) of `data` before `limit`, the
+ * blank line searched from `at` on, a line at a time with a native search (`indexOf`).
  */
-function eventEnds(data, at, limit, ends = undefined) {
-  const out = ends ?? [];
-  for (;;) {
-    const nl = data.indexOf(10, at);
-    if (nl === -1 || nl + 1 >= limit) break;
-    if (data[nl + 1] !== 10) {
-      at = nl + 1;
-      continue;
-    }
-    at = nl + 2;
-    out.push(at);
+function eventEnds(data, at, limit, ends) {
+  for (let nl = data.indexOf(10, at); nl !== -1 && nl + 1 < limit; nl = data.indexOf(10, at)) {
+    at = nl + 1;
+    if (data[at] === 10) ends.push(++at);
   }
-  return ends ?? new Uint32Array(out);
+  return ends;
 }
 
 /**
- * The end offsets of the events of a builder's chunk made of `frames` (the end of each; see
- * builder.js `chunkFrames`): a frame is one event when the next starts with the next id, and
- * is searched otherwise (the last one, and the few emits of several events).
+ * The event ends of a builder's chunk of `frames` (builder.js `chunkFrames`: the end of each):
+ * a frame is one event when the next starts with the next id; the others (the last, the emits
+ * of several events) are searched.
  */
 function framedEnds(data, frames) {
   const ends = [];
-  let start = 0;
-  for (let i = 0; i < frames.length; i++) {
-    const end = frames[i];
+  frames.forEach((end, i) => {
+    const start = i ? frames[i - 1] : 0;
     if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
     else eventEnds(data, start, end, ends);
-    start = end;
-  }
-  return new Uint32Array(ends);
+  });
+  return ends;
 }
 
 /**
  * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
  * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
- * events); the search for the blank line is native (`indexOf`), from where it could start.
+ * events); the search for the blank line starts where it could.
  */
 export function splitEvents(bytes, carry) {
   const data = carry.length ? concatBytes([carry, bytes]) : bytes;
-  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length);
-  const events = [];
-  let start = 0;
-  for (const end of ends) {
-    const event = data.subarray(start, end);
-    events.push({ id: idAt(event, 0), bytes: event });
-    start = end;
-  }
-  return { events, carry: data.subarray(start) };
+  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length, []);
+  const events = ends.map((end, i) => data.subarray(i ? ends[i - 1] : 0, end)).map((e) => ({ id: idAt(e, 0), bytes: e }));
+  return { events, carry: data.subarray(ends.length ? ends[ends.length - 1] : 0) };
 }
 
 /** The number after `id: ` on the first line of the event at `at`. */
