@@ -14,7 +14,7 @@ import { RunManager, RunRefusal } from "./app-runs.js";
 import { FRONT_ENDS, checkRunId, mapRequest, runOf } from "./app-protocols.js";
 import { TASK_METHODS, answerA2a, readCall, runIdOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
-import { durableObjectClass, forward, internalOf } from "./app-durable.js";
+import { ForwardedStarts, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
 
 /** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
 const INSIDE_OBJECT = Symbol("agentwire: inside a Durable Object");
@@ -55,6 +55,7 @@ export class AgentApp {
   #options;
   #inside;
   #objectClass = null;
+  #forwarded = null;
 
   constructor(options, inside = undefined) {
     this.#o = readOptions(options);
@@ -233,20 +234,34 @@ export class AgentApp {
     if (request.method !== "POST" || (!key && (url.pathname !== paths.a2a || !this.#o.protocols.a2a))) return null;
     const body = await this.#body(request);
     let id = null;
+    let starts = false;
     if (key) {
       id = runOf(FRONT_ENDS[key], mapRequest(FRONT_ENDS[key], body)).id;
+      starts = true;
     } else {
       const { call: rpc } = readCall(body, request.headers.get("a2a-version"));
       id = rpc ? runIdOfCall(rpc) : null;
       if (id !== null && !TASK_METHODS.has(rpc.method) && rpc.request.id != null) checkRunId(id, "message.taskId");
       if (id !== null && TASK_METHODS.has(rpc.method) && !/^[\x21-\x7e]{1,256}$/.test(id)) id = null;
+      starts = id !== null && !TASK_METHODS.has(rpc.method);
     }
     if (id === null) {
       // Answered here (an A2A call on no task, a task id no run can have): from the bytes read.
       const again = new Request(request.url, { method: "POST", headers: request.headers, body });
       return this.#route(url).get("POST")(again, context);
     }
-    return forward(namespace, request, { id, principal, body });
+    if (!starts) return forward(namespace, request, { id, principal, body });
+    // Each run counts only itself in its object: the caps on running runs are kept here, a
+    // place held until the run's answer ends.
+    this.#forwarded ??= new ForwardedStarts(this.#o.runs);
+    const place = this.#forwarded.take(principalKey(principal));
+    if (place.refused) throw new RunRefusal("TOO_MANY_RUNS", place.refused, 1);
+    try {
+      return releasingAtEnd(await forward(namespace, request, { id, principal, body }), place.release);
+    } catch (e) {
+      place.release();
+      throw e;
+    }
   }
 
   /** The JSON body of a POST, checked for type (415) and size (413). */

@@ -196,8 +196,6 @@ try {
       "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)":
         "the front's disconnect does not reach the object's answer stream (its reader never ends)",
       "a non-streamed run whose client left is abandoned": "the object's waiting request is not told its client left",
-      "caps: one principal's running runs are capped (429 with Retry-After); others still start":
-        "each run is its own object, which counts only its own run",
     };
     for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "durable" }, { skip, gaps })) {
       results.push({ ...r, name: `guarantees, Durable Objects: ${r.name}` });
