@@ -8,6 +8,14 @@ import { agentwireError, concatBytes, errorInfoText, objectText, optionsText } f
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 // Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
 const INTERNAL = Symbol("agentwire.builder");
+/**
+ * The frames of the chunks a stream() with `eventIds` enqueues when a chunk holds more than one:
+ * chunk → the end offset of each frame in it (Uint32Array). Each frame is one emit of the
+ * builder, whole events with consecutive ids; RunLog (runs.js) cuts events there instead of
+ * searching every byte for blank lines.
+ */
+export const chunkFrames = new WeakMap();
+
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
 
@@ -230,6 +238,7 @@ export class ResponseBuilder {
     const { highWaterMark, onError, rest } = streamOptions(options, "stream", []);
     const rb = new ResponseBuilder(rest);
     const run = rb.#run;
+    const framed = rest?.eventIds === true;
     const abort = new AbortController();
     let controller;
     let waiters = [];
@@ -253,6 +262,12 @@ export class ResponseBuilder {
       flushing = false;
       if (pending.length === 0 || canceled || closed) return;
       const chunk = pending.length === 1 ? pending[0] : concatBytes(pending);
+      if (framed && pending.length > 1) {
+        const ends = new Uint32Array(pending.length);
+        let at = 0;
+        for (let i = 0; i < pending.length; i++) ends[i] = at += pending[i].byteLength;
+        chunkFrames.set(chunk, ends);
+      }
       pending = [];
       pendingBytes = 0;
       controller.enqueue(chunk);

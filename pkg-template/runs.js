@@ -3,6 +3,7 @@
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
 import { AgentwireError, concatBytes } from "./values.js";
+import { chunkFrames } from "./builder.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
@@ -22,6 +23,9 @@ const STALE_MS = 20 * POLL_MS;
  */
 export const RunStoreError = AgentwireError;
 
+/** MemoryRunStore's append of segments, RunLog's way in (not of the RunStore interface). */
+const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
+
 /**
  * A run's log in memory: segments of consecutive events (one per append: their bytes in one
  * array, an end offset per event), so an event costs 4 bytes above its own. The oldest events
@@ -36,21 +40,13 @@ class EventLog {
   count = 0;
   bytes = 0;
 
-  /** Appends events (`{id, bytes}`, ids consecutive, following the last). */
-  push(events) {
-    const ends = new Uint32Array(events.length);
-    let size = 0;
-    events.forEach((e, i) => {
-      size += e.bytes.byteLength;
-      ends[i] = size;
-    });
-    // A copy (`slice`) of a lone event not contiguous() lets its large buffer go.
-    const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
-    if (this.count === 0) this.first = events[0].id;
-    this.#segments.push({ first: events[0].id, start: 0, ends, bytes });
-    this.count += events.length;
-    this.bytes += size;
-    this.next = events[events.length - 1].id + 1;
+  /** Appends a segment (segmentOf): consecutive events following the last. */
+  push({ first, bytes, ends }) {
+    if (this.count === 0) this.first = first;
+    this.#segments.push({ first, start: 0, ends, bytes });
+    this.count += ends.length;
+    this.bytes += bytes.byteLength;
+    this.next = first + ends.length;
   }
 
   /** Drops the oldest event kept. */
@@ -92,6 +88,19 @@ class EventLog {
     // A copy: what readers get is theirs.
     return parts.length === 1 ? parts[0].slice() : concatBytes(parts);
   }
+}
+
+/**
+ * Events (`{id, bytes}`, ids consecutive) as a segment `{first, bytes, ends}`: their bytes one
+ * after the other, the end offset of each. A copy (`slice`) of a lone event not contiguous()
+ * lets its large buffer go.
+ */
+function segmentOf(events) {
+  const ends = new Uint32Array(events.length);
+  let size = 0;
+  events.forEach((e, i) => (ends[i] = size += e.bytes.byteLength));
+  const bytes = contiguous(events, size) ?? (events.length === 1 ? events[0].bytes.slice() : concatBytes(events.map((e) => e.bytes)));
+  return { first: events[0].id, bytes, ends };
 }
 
 /**
@@ -167,10 +176,15 @@ export class MemoryRunStore {
 
   /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
   async append(id, events) {
+    if (events.length > 0) await this[APPEND_SEGMENTS](id, [segmentOf(events)]);
+  }
+
+  /** `append` of segments (segmentOf), as RunLog makes them from a chunk: no object per event. */
+  async [APPEND_SEGMENTS](id, segments) {
     const run = this.#runs.get(id);
-    if (!run || run.status !== "running" || events.length === 0) return;
-    const { log } = run;
-    log.push(events);
+    if (!run || run.status !== "running") return;
+    const log = run.log;
+    segments.forEach((segment) => log.push(segment));
     // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
     // in O(1) however long the run.
     while (log.count > 1 && (log.count > this.#o.maxEvents || log.bytes > this.#o.maxBytes)) log.dropFirst();
@@ -365,35 +379,48 @@ function firstOf(map) {
 const LOG_QUEUE = 1024;
 
 /**
- * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append
- * at a time: what arrives while an append is in flight goes in the next, so a remote store
- * costs a round trip per batch, not per chunk. `add` waits only when LOG_QUEUE events are
- * waiting (the producer then waits for the store); `flush` waits for everything and returns
- * the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
+ * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append at
+ * a time: what arrives while an append is in flight goes in the next (a chunk's events as one
+ * segment), so a remote store costs a round trip per batch, not per chunk. `add` waits only when
+ * LOG_QUEUE events are waiting (the producer then waits for the store); `flush` waits for
+ * everything and returns the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
  */
 export class RunLog {
   #store;
   #id;
-  #queued = [];
+  #queued = []; // segments, and their events:
+  #queuedEvents = 0;
   #pending = null;
   #draining = false;
   #carry = new Uint8Array(0);
+  /** A store that takes `{id, bytes}` events: any but a MemoryRunStore with its own `append`. */
+  #remote;
   /** The first append that failed, or `null`. */
   failure = null;
 
   constructor(store, id) {
     this.#store = store;
     this.#id = id;
+    this.#remote = store.append !== MemoryRunStore.prototype.append || typeof store[APPEND_SEGMENTS] !== "function";
   }
 
   /** Queues the events of `chunk` and starts an append unless one is in flight. */
   add(chunk) {
-    const split = splitEvents(chunk, this.#carry);
-    this.#carry = split.carry;
-    if (split.events.length === 0 || this.failure) return undefined;
-    for (const e of split.events) this.#queued.push(e);
+    const carry = this.#carry;
+    const frames = carry.length ? undefined : chunkFrames.get(chunk);
+    if (frames) chunkFrames.delete(chunk); // the store may keep the chunk: not its frames
+    const data = carry.length ? concatBytes([carry, chunk]) : chunk;
+    const ends = new Uint32Array(frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length, []));
+    const size = ends.length ? ends[ends.length - 1] : 0;
+    this.#carry = data.subarray(size);
+    if (size === 0 || this.failure) return undefined;
+    // A copy when the events are a small part of a larger buffer, which a kept segment would hold.
+    let bytes = size === data.length ? data : data.subarray(0, size);
+    if (bytes.buffer.byteLength > 2 * size + 64) bytes = bytes.slice();
+    this.#queued.push({ first: idAt(bytes, 0), bytes, ends });
+    this.#queuedEvents += ends.length;
     if (!this.#draining) this.#pending = this.#drain();
-    return this.#queued.length > LOG_QUEUE ? this.#pending : undefined;
+    return this.#queuedEvents > LOG_QUEUE ? this.#pending : undefined;
   }
 
   /** Waits until every queued event is appended (or an append failed): the failure, or `null`. */
@@ -409,7 +436,9 @@ export class RunLog {
       while (this.#queued.length > 0 && this.failure === null) {
         const batch = this.#queued;
         this.#queued = [];
-        await this.#store.append(this.#id, batch);
+        this.#queuedEvents = 0;
+        if (this.#remote) await this.#store.append(this.#id, eventsOf(batch));
+        else await this.#store[APPEND_SEGMENTS](this.#id, batch);
       }
     } catch (e) {
       this.failure = e;
@@ -419,33 +448,54 @@ export class RunLog {
   }
 }
 
+/** The events (`{id, bytes}`, views) of segments. */
+function eventsOf(segments) {
+  return segments.flatMap(({ first, bytes, ends }) =>
+    Array.from(ends, (end, i) => ({ id: first + i, bytes: bytes.subarray(i ? ends[i - 1] : 0, end) })));
+}
+
+/**
+ * Pushes to `ends` the end offset of each whole event (`…\n\n`) of `data` before `limit`, the
+ * blank line searched from `at` on, a line at a time with a native search (`indexOf`).
+ */
+function eventEnds(data, at, limit, ends) {
+  for (let nl = data.indexOf(10, at); nl !== -1 && nl + 1 < limit; nl = data.indexOf(10, at)) {
+    at = nl + 1;
+    if (data[at] === 10) ends.push(++at);
+  }
+  return ends;
+}
+
+/**
+ * The event ends of a builder's chunk of `frames` (builder.js `chunkFrames`: the end of each):
+ * a frame is one event when the next starts with the next id; the others (the last, the emits
+ * of several events) are searched.
+ */
+function framedEnds(data, frames) {
+  const ends = [];
+  frames.forEach((end, i) => {
+    const start = i ? frames[i - 1] : 0;
+    if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
+    else eventEnds(data, start, end, ends);
+  });
+  return ends;
+}
+
 /**
  * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
  * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
- * events); the search for the blank line is native (`indexOf`), from where it could start.
+ * events); the search for the blank line starts where it could.
  */
 export function splitEvents(bytes, carry) {
   const data = carry.length ? concatBytes([carry, bytes]) : bytes;
-  const events = [];
-  let start = 0;
-  let at = Math.max(0, carry.length - 1);
-  for (;;) {
-    const nl = data.indexOf(10, at);
-    if (nl === -1 || nl + 1 >= data.length) break;
-    if (data[nl + 1] !== 10) {
-      at = nl + 1;
-      continue;
-    }
-    const event = data.subarray(start, nl + 2);
-    events.push({ id: idOf(event), bytes: event });
-    start = at = nl + 2;
-  }
-  return { events, carry: data.subarray(start) };
+  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length, []);
+  const events = ends.map((end, i) => data.subarray(i ? ends[i - 1] : 0, end)).map((e) => ({ id: idAt(e, 0), bytes: e }));
+  return { events, carry: data.subarray(ends.length ? ends[ends.length - 1] : 0) };
 }
 
-/** The number after `id: ` on an event's first line. */
-function idOf(event) {
+/** The number after `id: ` on the first line of the event at `at`. */
+function idAt(bytes, at) {
   let n = 0;
-  for (let i = 4; i < event.length && event[i] !== 10; i++) n = n * 10 + (event[i] - 48);
+  for (let i = at + 4; i < bytes.length && bytes[i] !== 10; i++) n = n * 10 + (bytes[i] - 48);
   return n;
 }
