@@ -2,12 +2,15 @@
 // JS layer adds what belongs in JS: reading option bags and values (values.js), coded errors
 // after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
-import { failure, instance, lostError, release } from "./instance.js";
+import { failure, instance, lostError } from "./instance.js";
 import { agentwireError, concatBytes, errorInfoText, objectText, optionsText } from "./values.js";
+import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
+import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
+
+export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
-// Children are made by their parent only; the token keeps `new MessageBuilder()` out of reach.
-const INTERNAL = Symbol("agentwire.builder");
+
 /**
  * The frames of the chunks a stream() with `eventIds` enqueues when a chunk holds more than one:
  * chunk → the end offset of each frame in it (Uint32Array). Each frame is one emit of the
@@ -18,56 +21,6 @@ export const chunkFrames = new WeakMap();
 
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
-
-// What a ResponseBuilder shares with its children: the wasm instance and the core, the stream
-// the frames go to (if any), and why the run stopped (an error thrown by every later call), if it
-// did.
-function newRun(inst, core) {
-  return { inst, core, sink: null, stopped: null, ready: null };
-}
-
-function live(run) {
-  if (run.stopped !== null) throw run.stopped;
-  if (run.inst.lost) throw lostError(run.inst.cause);
-  return run.core;
-}
-
-// `f(core)` on the run's live core. An exception that is not agentwire's loses the instance.
-function use(run, f) {
-  const core = live(run);
-  try {
-    return f(core);
-  } catch (error) {
-    throw failure(run.inst, error);
-  }
-}
-
-function emit(run, bytes) {
-  if (run.sink !== null) run.sink(bytes);
-  return bytes;
-}
-
-// Ends the run for the builder and all its children: later calls throw `error`.
-function stop(run, error) {
-  if (run.stopped !== null) return;
-  run.stopped = error;
-  run.sink = null;
-  const core = run.core;
-  run.core = undefined;
-  if (!run.inst.lost) {
-    try {
-      core.release();
-      core.free();
-    } catch (error) {
-      run.inst.cause ??= error;
-      run.inst.lost = true; // a free that fails means a broken instance; free() never throws
-    }
-  }
-}
-
-function childFreed(what) {
-  return agentwireError("FINISHED", `This ${what} has been freed.`);
-}
 
 /** Builds one Agent API response stream; every emitting method returns the frame bytes. */
 export class ResponseBuilder {
@@ -342,155 +295,6 @@ export class ResponseBuilder {
         abort.abort(reason === undefined ? error : reason);
       },
     }, { highWaterMark, size: byteLength });
-  }
-}
-
-// The run, the live core and a guarded call of a child builder, for its subclasses (not
-// reachable from outside the module).
-const RUN = Symbol("agentwire.run");
-const LIVE = Symbol("agentwire.live");
-const CALL = Symbol("agentwire.call");
-
-// What MessageBuilder, ContentBuilder and ToolCallBuilder share: creation only through their
-// parent, coded errors once the run stopped or the child was freed, complete(), free() and
-// disposal.
-class ChildBuilder {
-  #run;
-  #core;
-  #what;
-
-  constructor(token, run, core, what, creator) {
-    if (token !== INTERNAL) {
-      throw agentwireError("BUILDER_STATE", `${what} is created by ${creator}.`);
-    }
-    this.#run = run;
-    this.#core = core;
-    this.#what = what;
-  }
-
-  get [RUN]() {
-    return this.#run;
-  }
-
-  [LIVE]() {
-    live(this.#run);
-    if (this.#core === undefined) throw childFreed(this.#what);
-    return this.#core;
-  }
-
-  // `f(core)` on the live core. An exception that is not agentwire's loses the instance.
-  [CALL](f) {
-    const core = this[LIVE]();
-    const inst = this.#run.inst;
-    try {
-      return f(core);
-    } catch (error) {
-      throw failure(inst, error);
-    }
-  }
-
-  complete() {
-    return emit(this.#run, this[CALL]((core) => core.complete()));
-  }
-
-  free() {
-    if (this.#core !== undefined) {
-      const core = this.#core;
-      this.#core = undefined;
-      release(this.#run.inst, core); // never throws
-    }
-  }
-
-  [dispose]() {
-    this.free();
-  }
-}
-
-/** A message of a ResponseBuilder. */
-export class MessageBuilder extends ChildBuilder {
-  constructor(token, run, core) {
-    super(token, run, core, "MessageBuilder", "ResponseBuilder.message()");
-  }
-
-  get id() {
-    return this[CALL]((core) => core.id);
-  }
-
-  start() {
-    return emit(this[RUN], this[CALL]((core) => core.start()));
-  }
-
-  content(type) {
-    const run = this[RUN];
-    return this[CALL]((core) => {
-      const content = core.content(type);
-      return new ContentBuilder(INTERNAL, run, content, content.index);
-    });
-  }
-
-  setUsage(usage) {
-    this[LIVE]();
-    const text = objectText(usage, "setUsage()");
-    this[CALL]((core) => core.setUsage(text));
-  }
-}
-
-/** A content part of a message. */
-export class ContentBuilder extends ChildBuilder {
-  #index;
-
-  constructor(token, run, core, index) {
-    super(token, run, core, "ContentBuilder", "MessageBuilder.content()");
-    this.#index = index;
-  }
-
-  get index() {
-    return this.#index;
-  }
-
-  delta(value) {
-    const core = this[LIVE]();
-    const run = this[RUN];
-    // An object crosses as JSON text, read (and checked) in JS first.
-    const json = typeof value === "string" ? undefined : objectText(value, "delta()");
-    let bytes;
-    try {
-      bytes = json === undefined ? core.deltaText(value) : core.deltaJson(json);
-    } catch (error) {
-      throw failure(run.inst, error);
-    }
-    const sink = run.sink;
-    if (sink !== null) sink(bytes);
-    return bytes;
-  }
-
-  set(value) {
-    this[LIVE]();
-    if (typeof value === "string") return emit(this[RUN], this[CALL]((core) => core.setText(value)));
-    const json = objectText(value, "set()");
-    return emit(this[RUN], this[CALL]((core) => core.setJson(json)));
-  }
-}
-
-/** A streamed tool call: a `*_call` message with one data part `{call_id, name, arguments}`. */
-export class ToolCallBuilder extends ChildBuilder {
-  constructor(token, run, core) {
-    super(token, run, core, "ToolCallBuilder", "ResponseBuilder.toolCall()");
-  }
-
-  get id() {
-    return this[CALL]((core) => core.id);
-  }
-
-  start() {
-    return emit(this[RUN], this[CALL]((core) => core.start()));
-  }
-
-  arguments(piece) {
-    if (typeof piece !== "string") {
-      throw agentwireError("INVALID_OPTION", "arguments() expects a string (a piece of JSON text)");
-    }
-    return emit(this[RUN], this[CALL]((core) => core.arguments(piece)));
   }
 }
 

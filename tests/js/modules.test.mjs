@@ -38,10 +38,10 @@ const PLANTED = [
     [/cycle: (instance → values → instance|values → instance → values)/, /values \(layer 0\) uses instance \(layer 1\): pkg-template\/values\.js:1/]],
   ["a cycle through a multi-line re-export", (d) => appendFileSync(`${d}/pkg-template/runs.js`, '\nexport {\n  DurableRunStore,\n} from "./durable.js";\n'),
     [/cycle: .*runs → durable|cycle: .*durable → runs/, /runs \(layer \d\) uses durable/]],
-  ["an import of the same layer", (d) => prepend(`${d}/pkg-template/a2a.js`, 'import "./builder.js";'),
-    [/a2a \(layer 2\) uses builder \(layer 2\)/]],
+  ["an import of the same layer", (d) => prepend(`${d}/pkg-template/a2a.js`, 'import "./connect.js";'),
+    [/a2a \(layer 2\) uses connect \(layer 2\)/]],
   ["a dynamic import of a layer above", (d) => appendFileSync(`${d}/pkg-template/builder.js`, '\nexport const later = () => import("./app.js");\n'),
-    [/builder \(layer 2\) uses app \(layer 5\)/]],
+    [/builder \(layer 4\) uses app \(layer 8\)/]],
   ["a module missing from the map", (d) => writeFileSync(`${d}/pkg-template/app-routes.js`, 'import { agentwireError } from "./values.js";\nexport const x = agentwireError;\n'),
     [/pkg-template\/ module app-routes is not in ARCHITECTURE\.md's layers/]],
   ["a name of the map without a module", (d) => {
