@@ -3,7 +3,8 @@
 // fresh object of its own, whose `make(options)` is a DurableObjectRunStore over the object's
 // `state.storage` (no namespace: the object keeps its runs' sessions itself). Then the object's
 // next life: miniflare restarted over the same storage, a new store in an object that kept runs
-// before reads them back as they were (the write-through to storage, caps included).
+// before reads them back as they were (the write-through to storage, caps included; a run the
+// store forgot to make room stays forgotten).
 // Used by runners/durable.mjs.
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -45,9 +46,12 @@ export class ContractObject {
         await STORE_CONTRACT[Number(url.searchParams.get("index"))].run(this.#make);
         return Response.json({ ok: true });
       }
-      // The first life keeps two runs (one trimmed by maxEvents); the next reads them back.
-      const store = this.#make({ maxEvents: 3 });
+      // The first life keeps two runs (one trimmed by maxEvents; a third forgotten by maxRuns);
+      // the next reads them back.
+      const store = this.#make({ maxEvents: 3, maxRuns: 2 });
       if (url.pathname === "/keep") {
+        await store.start({ id: "evicted", protocol: "agent-api" });
+        await store.end("evicted");
         await store.start({ id: "kept", protocol: "agent-api", session: "s", principal: "p", meta: { a: 1 } });
         for (let i = 0; i < 6; i += 2) await store.append("kept", [event(i), event(i + 1)]);
         await store.end("kept");
@@ -55,6 +59,7 @@ export class ContractObject {
         await store.append("going", [event(0)]);
         return Response.json({ ok: true });
       }
+      const evicted = await store.get("evicted");
       const kept = await store.get("kept");
       const going = await store.get("going");
       const text = await readAll(await store.read("kept", 2));
@@ -66,6 +71,7 @@ export class ContractObject {
       }
       return Response.json({
         ok: true,
+        evicted,
         kept: [kept.status, kept.first, kept.next, kept.principal, kept.meta, text.match(/^id: \\d+$/gm)],
         going: [going.status, lost],
         // The session of the run lost with the object's last life is free.
@@ -125,7 +131,7 @@ export default {
     for (const [index, name] of names.entries()) {
       await record(`store contract, DurableObjectRunStore in a Durable Object: ${name}`, async () => (await call(base, `/check?index=${index}`)).error);
     }
-    await record("DurableObjectRunStore, the object's next life (same storage): its ended run as it was, trimmed by the caps; its running run lost, its session free", async () => {
+    await record("DurableObjectRunStore, the object's next life (same storage): its ended run as it was, trimmed by the caps; the run maxRuns forgot still forgotten; its running run lost, its session free", async () => {
       const kept = await call(base, "/keep");
       if (!kept.ok) return kept.error;
       await mf.dispose();
@@ -135,6 +141,7 @@ export default {
       if (!after.ok) return after.error;
       const want = {
         ok: true,
+        evicted: null,
         kept: ["ended", 3, 6, "p", { a: 1 }, ["id: 3", "id: 4", "id: 5"]],
         going: ["lost", "RUN_LOST"],
         next: "started",
