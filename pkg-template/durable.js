@@ -3,7 +3,8 @@
 // kept in the object's memory for readers (a MemoryRunStore) and written through to its storage,
 // so it survives the object: an object that restarts finds its run "running" in storage with no
 // agent behind it, and its readers get the logged events, then RUN_LOST. A session's one running
-// run is held by an object of its own (`session:<id>`), asked by the run's object.
+// run is held by an object of its own (`session:<id>`), asked by the run's object; a store
+// without a namespace keeps its runs' sessions itself (one object holding every run).
 import { MemoryRunStore, splitEvents } from "./runs.js";
 import { agentwireError, concatBytes } from "./values.js";
 import { readRun, readStoreOptions, runExists, sessionBusy, storeUnavailable } from "./store-options.js";
@@ -19,7 +20,8 @@ export const STATUS_PATH = "/__agentwire/status";
 /**
  * Runs kept by a Durable Object: in memory while the object lives, and in its storage
  * (`state.storage`), read back after a restart. `namespace` (the object's binding) lets it ask
- * a session's object for the session's one running run.
+ * a session's object for the session's one running run; without it, a session's one running
+ * run is kept among this object's runs (SESSION_BUSY while one of them holds it).
  */
 export class DurableObjectRunStore {
   #storage;
@@ -30,6 +32,8 @@ export class DurableObjectRunStore {
   #live = new Set();
   /** Stored state of each run loaded: `{meta, slices: [{key, last}]}`. */
   #stored = new Map();
+  /** The ended runs of `#stored`, in the order they ended (the memory store forgets them so). */
+  #ended = new Set();
   #loading = new Map();
 
   constructor(storage, options = {}) {
@@ -51,7 +55,8 @@ export class DurableObjectRunStore {
     await this.#load(id);
     if (this.#stored.has(id)) throw runExists(id);
     if (exclusive && session !== null && this.#namespace) await this.#session(session, "acquire", id);
-    await this.#memory.start({ id, protocol, session, principal, meta, exclusive: false });
+    // With the session's object holding the session, the memory store does not hold it too.
+    await this.#memory.start({ id, protocol, session, principal, meta, exclusive: exclusive && !this.#namespace });
     const stored = {
       meta: { id, protocol, session, principal, meta, exclusive, status: "running", first: 0, next: 0, endedAt: 0, slice: 0 },
       slices: [],
@@ -59,6 +64,7 @@ export class DurableObjectRunStore {
     this.#stored.set(id, stored);
     this.#live.add(id);
     await this.#storage.put(`run:${id}`, stored.meta);
+    await this.#prune();
   }
 
   /** Appends events in memory and in storage (in slices of at most 120 KiB). */
@@ -100,6 +106,7 @@ export class DurableObjectRunStore {
     await this.#memory.end(id, status, endedAt);
     stored.meta.status = status;
     stored.meta.endedAt = endedAt;
+    this.#ended.add(id);
     await this.#storage.put(`run:${id}`, stored.meta);
     await this.#forget(stored.meta);
   }
@@ -144,8 +151,7 @@ export class DurableObjectRunStore {
       if (meta.status === "running") continue;
       const until = meta.endedAt + 2 * this.#o.retentionMs;
       if (until <= now) {
-        const keys = [...(await this.#storage.list({ prefix: `log:${meta.id}:` })).keys(), `run:${meta.id}`];
-        for (let i = 0; i < keys.length; i += 128) await this.#storage.delete(keys.slice(i, i + 128));
+        await this.#erase(meta.id);
       } else {
         next = Math.min(next, until);
       }
@@ -186,6 +192,30 @@ export class DurableObjectRunStore {
       this.#forget(meta, false).catch(() => {});
     }
     await this.#memory.end(id, meta.status, meta.endedAt);
+    this.#ended.add(id);
+    await this.#prune();
+  }
+
+  /**
+   * More runs known than `maxRuns`: the memory store forgot the oldest ended ones to make room
+   * (or past twice the retention), so they go from storage too (a next life must not find them).
+   */
+  async #prune() {
+    for (const id of this.#ended) {
+      if (this.#stored.size <= this.#o.maxRuns) return;
+      if ((await this.#memory.get(id)) === null) await this.#erase(id);
+    }
+  }
+
+  /** Deletes run `id` from storage and from what this object knows of it. */
+  async #erase(id) {
+    this.#stored.delete(id);
+    this.#ended.delete(id);
+    // The run's key first: a load from now on finds no run (storage answers in order).
+    const gone = this.#storage.delete(`run:${id}`);
+    const keys = [...(await this.#storage.list({ prefix: `log:${id}:` })).keys()];
+    await gone;
+    for (let i = 0; i < keys.length; i += 128) await this.#storage.delete(keys.slice(i, i + 128));
   }
 
   /** A run ended: its session is free, its storage goes after twice the retention. */

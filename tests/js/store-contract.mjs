@@ -1,6 +1,7 @@
 // The RunStore contract (runs.d.ts) as checks any store can be run against: MemoryRunStore and
 // RedisRunStore in the node suite (tests/js/store-contract.test.mjs), DurableObjectRunStore
-// inside workerd (tests/js/runners/durable.mjs). No imports: it runs in any runtime.
+// inside Durable Objects in workerd (tests/js/runners/durable-contract.mjs, run by durable.mjs; each
+// check in a fresh object). No imports: it runs in any runtime.
 //
 // Usage, for a store of your own (e.g. in node:test):
 //

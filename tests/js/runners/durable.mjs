@@ -6,7 +6,8 @@
 // per session across objects (409); principals kept apart (404, their own ids and sessions);
 // and miniflare restarted mid-run with the same storage: a
 // reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed;
-// and a new run of a session whose run was going when it restarted starts (no deadlock).
+// and a new run of a session whose run was going when it restarted starts (no deadlock). Then the
+// RunStore contract against DurableObjectRunStore inside objects (runners/durable-contract.mjs).
 // Usage: node tests/js/runners/durable.mjs <project dir with node_modules/agentwire>
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Miniflare } from "miniflare";
+import { durableStoreContract } from "./durable-contract.mjs";
 import { resolveEntry } from "./resolve.mjs";
 import { checks, report } from "./tap.mjs";
 
@@ -203,6 +205,8 @@ try {
   } finally {
     await guaranteeMf.dispose();
   }
+  const pkgModules = config.modules.slice(2);
+  results.push(...await durableStoreContract({ Miniflare, project, entry, pkgModules, persist: join(persist, "contract") }));
 } catch (e) {
   results.push({ name: "the worker runs", ok: false, error: e?.stack ?? String(e) });
 } finally {
