@@ -177,8 +177,9 @@ export class DurableObjectRunStore {
     const slices = [...list].map(([key, value]) => ({ key, last: value.last, bytes: value.bytes }));
     const events = splitEvents(concatBytes(slices.map((s) => new Uint8Array(s.bytes))), new Uint8Array(0)).events
       .filter((e) => e.id >= meta.first);
-    this.#stored.set(id, { meta, slices: slices.map(({ key, last }) => ({ key, last })) });
+    // Known only once the memory store took it (it may refuse: TOO_MANY_RUNS), not half-loaded.
     await this.#memory.start({ id, protocol: meta.protocol, session: meta.session, principal: meta.principal, meta: meta.meta, exclusive: false });
+    this.#stored.set(id, { meta, slices: slices.map(({ key, last }) => ({ key, last })) });
     await this.#memory.append(id, events);
     if (meta.status === "running") {
       // Stored as running, but this object just started: the agent that ran it is gone.
