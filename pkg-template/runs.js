@@ -123,7 +123,12 @@ export class MemoryRunStore {
   #sessions = new Map();
   /** Runs going. */
   #running = new Set();
-  /** Ended runs whose log is kept, then those whose log was dropped: each in the order they ended. */
+  /**
+   * Ended runs not yet swept past retention, then those swept: each in the order they ended,
+   * every one of `#dropped` before every one of `#kept` (a run moves over only from the front),
+   * so the oldest ended run is the first of `#dropped`, or else of `#kept`. A run whose log a
+   * call dropped early (`#current`) stays in `#kept` until the sweep gets there.
+   */
   #kept = new Map();
   #dropped = new Map();
   #o;
@@ -165,10 +170,14 @@ export class MemoryRunStore {
     if (session !== null) this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
   }
 
-  /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
+  /**
+   * Appends events (`{id, bytes}`, ids consecutive) to a running run's log; `RUN_LOST` when the
+   * run is not running (ended, lost or unknown): the caller no longer holds it.
+   */
   async append(id, events) {
+    if (events.length === 0) return;
     const run = this.#runs.get(id);
-    if (!run || run.status !== "running" || events.length === 0) return;
+    if (!run || run.status !== "running") throw runLost(id, undefined, `Run ${id} is not running (${run?.status ?? "unknown"}): nothing more is logged.`);
     const { log } = run;
     log.push(events);
     // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
@@ -232,17 +241,20 @@ export class MemoryRunStore {
       for (;;) {
         if (signal?.aborted) return;
         const { log } = run;
-        if (log === null) return;
-        // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
-        if (cursor + 1 < log.first) throw runGone(run.id, log.first, cursor + 1);
-        if (cursor + 1 < log.next) {
+        if (log === null) {
+          // Dropped (past retention) or forgotten before the reader was done: it cannot be whole.
+          if (cursor + 1 < run.gone.next) throw runGone(run.id);
+        } else if (cursor + 1 < log.first) {
+          // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
+          throw runGone(run.id, log.first, cursor + 1);
+        } else if (cursor + 1 < log.next) {
           const chunk = log.from(cursor + 1);
           cursor = log.next - 1;
           run.lastRead = this.#o.now();
           yield chunk;
           continue;
         }
-        if (run.status === "lost") throw runLost(run.id, log.next);
+        if (run.status === "lost") throw runLost(run.id, (log ?? run.gone).next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
           let timer;
@@ -319,7 +331,7 @@ export class MemoryRunStore {
       this.#forget(run);
       return undefined;
     }
-    if (age > this.#o.retentionMs && run.log !== null) this.#drop(run);
+    if (age > this.#o.retentionMs) this.#dropLog(run);
     return run;
   }
 
@@ -328,7 +340,9 @@ export class MemoryRunStore {
     const retention = this.#o.retentionMs;
     for (const run of this.#kept.values()) {
       if (now - run.endedAt <= retention) break;
-      this.#drop(run);
+      this.#dropLog(run);
+      this.#kept.delete(run.id);
+      this.#dropped.set(run.id, run);
     }
     for (const run of this.#dropped.values()) {
       if (now - run.endedAt <= 2 * retention) break;
@@ -336,18 +350,16 @@ export class MemoryRunStore {
     }
   }
 
-  /** Drops an ended run's log (RUN_GONE from now on). */
-  #drop(run) {
+  /** Drops an ended run's log, if kept (RUN_GONE from now on, for its readers too). */
+  #dropLog(run) {
+    if (run.log === null) return;
     run.gone = { first: run.log.first, next: run.log.next };
     run.log = null;
-    this.#kept.delete(run.id);
-    this.#dropped.set(run.id, run);
   }
 
   /** Forgets an ended run (unknown from now on). */
   #forget(run) {
-    if (run.log !== null) run.gone = { first: run.log.first, next: run.log.next };
-    run.log = null;
+    this.#dropLog(run);
     this.#runs.delete(run.id);
     this.#kept.delete(run.id);
     this.#dropped.delete(run.id);
