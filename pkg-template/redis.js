@@ -85,7 +85,7 @@ export class RedisRunStore {
     await this.#subscribe(`${o.prefix}cancel`, (message) => this.#stop(message), true).catch(() => {});
   }
 
-  /** Appends events to a run this instance runs; `RUN_LOST` when it was declared lost. */
+  /** Appends events to a run this instance runs; `RUN_LOST` when it is not running (ended, lost, unknown). */
   async append(id, events) {
     if (events.length === 0) return;
     const o = this.#o;

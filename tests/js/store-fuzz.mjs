@@ -291,8 +291,9 @@ export async function fuzzStore(make, seed, { steps = 80, lenient = false, mixed
         if (run.status === "lost") throw new Mismatch(`${what}: a lost run's reader ended quietly`);
       } else if (r.end.code === "RUN_LOST") {
         same(`${what}: RUN_LOST`, [run.status, reached, r.end.next], ["lost", Math.max(run.next, r.after + 1), run.next]);
-      } else if (run.forgotten && r.end.code === "RUN_GONE") {
-        // Its run was forgotten (past retention, or to make room) before the reader was done.
+      } else if ((run.forgotten || state(run) === "forgotten") && r.end.code === "RUN_GONE") {
+        // Its run was forgotten (past twice the retention, or to make room) before the reader
+        // was done (or knew how the run ended).
       } else if (state(run) === "gone" && r.end.code === "RUN_GONE") {
         // Its log was dropped past retention before the reader was done.
       } else if (r.end.code === "RUN_GONE") {

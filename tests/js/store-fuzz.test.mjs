@@ -67,3 +67,26 @@ test("RedisRunStore: a non-exclusive run of a session hides no other run of it f
   }
   await fuzzStore(redisStore(10_072), 10_072, { lenient: true, settle });
 });
+
+// Every run of the session is checked: those of a dead instance (leases lapsed) are marked lost
+// and no longer hold it; one still renewed does.
+test("RedisRunStore: an exclusive start marks the session's lapsed runs lost, and waits for a live one", { skip }, async () => {
+  const prefix = `fuzz-lapsed-${crypto.randomUUID()}:`;
+  const dead = new RedisRunStore(client, { prefix, leaseMs: 150 });
+  const live = new RedisRunStore(client, { prefix, leaseMs: 150 });
+  try {
+    await dead.start({ id: "a", protocol: "agent-api", session: "s" });
+    await dead.start({ id: "b", protocol: "agent-api", session: "s", exclusive: false });
+    await live.start({ id: "c", protocol: "agent-api", session: "s", exclusive: false });
+    await dead.close(); // no more renewals: its leases lapse
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await assert.rejects(live.start({ id: "d", protocol: "agent-api", session: "s" }), { code: "SESSION_BUSY" });
+    assert.deepEqual([(await live.get("a")).status, (await live.get("b")).status, (await live.get("c")).status], ["lost", "lost", "running"]);
+    await live.end("c");
+    await live.start({ id: "d", protocol: "agent-api", session: "s" });
+    await live.end("d");
+  } finally {
+    await dead.close();
+    await live.close();
+  }
+});
