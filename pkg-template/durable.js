@@ -5,9 +5,10 @@
 // agent behind it, and its readers get the logged events, then RUN_LOST. A session's one running
 // run is held by an object of its own (`session:<id>`), asked by the run's object; a store
 // without a namespace keeps its runs' sessions itself (one object holding every run).
-import { MemoryRunStore, splitEvents } from "./runs.js";
+import { MemoryRunStore } from "./runs.js";
+import { splitEvents } from "./store-events.js";
 import { agentwireError, concatBytes } from "./values.js";
-import { readRun, readStoreOptions, runExists, sessionBusy, storeUnavailable } from "./store-options.js";
+import { readRun, readStoreOptions, runExists, runLost, sessionBusy, storeUnavailable } from "./store-options.js";
 
 const NAME = "DurableObjectRunStore";
 /** Bytes per stored value (a Durable Object value holds at most 128 KiB). */
@@ -69,8 +70,11 @@ export class DurableObjectRunStore {
 
   /** Appends events in memory and in storage (in slices of at most 120 KiB). */
   async append(id, events) {
+    if (events.length === 0) return;
     const stored = this.#stored.get(id);
-    if (!stored || stored.meta.status !== "running" || events.length === 0) return;
+    if (!stored || stored.meta.status !== "running") {
+      throw runLost(id, undefined, `Run ${id} is not running (${stored?.meta.status ?? "unknown"}): nothing more is logged.`);
+    }
     await this.#memory.append(id, events);
     const info = await this.#memory.get(id);
     const { meta } = stored;

@@ -85,7 +85,7 @@ export class RedisRunStore {
     await this.#subscribe(`${o.prefix}cancel`, (message) => this.#stop(message), true).catch(() => {});
   }
 
-  /** Appends events to a run this instance runs; `RUN_LOST` when it was declared lost. */
+  /** Appends events to a run this instance runs; `RUN_LOST` when it is not running (ended, lost, unknown). */
   async append(id, events) {
     if (events.length === 0) return;
     const o = this.#o;
@@ -129,7 +129,8 @@ export class RedisRunStore {
 
   /**
    * The run's events after `after`, then the live ones until it ends (woken by pub/sub, and
-   * polled every `pollMs`); throws `RUN_LOST` after the last logged event of a lost run.
+   * polled every `pollMs`); throws `RUN_LOST` after the last logged event of a lost run, and
+   * `RUN_GONE` when the run is forgotten (or its log dropped) before the reader is done.
    */
   async read(id, after = -1, signal = undefined) {
     const batch = await this.#range(id, after);
@@ -149,16 +150,17 @@ export class RedisRunStore {
           // READ answers GONE when the log no longer starts at or before cursor + 1.
           cursor += batch.events.length;
           yield new TextEncoder().encode(batch.events.join(""));
-        } else if (batch.status === "lost") {
-          throw runLost(id, batch.next);
-        } else if (batch.status !== "running") {
-          return;
-        } else {
-          waker ??= await this.#wake(id);
-          await waker.wait(this.#o.pollMs, signal);
-          if (signal?.aborted) return;
+          // An ended run's batch runs to its last event: the reader is done (whatever is
+          // forgotten meanwhile), but for RUN_LOST.
+          batch = batch.status === "running" ? await this.#range(id, cursor, true) : { ...batch, events: [] };
+          continue;
         }
-        batch = await this.#range(id, cursor);
+        if (batch.status === "lost") throw runLost(id, batch.next);
+        if (batch.status !== "running") return;
+        waker ??= await this.#wake(id);
+        await waker.wait(this.#o.pollMs, signal);
+        if (signal?.aborted) return;
+        batch = await this.#range(id, cursor, true);
       }
     } finally {
       waker?.close();
@@ -285,8 +287,11 @@ export class RedisRunStore {
     return this.#script("LOST", [id, this.#o.now(), this.#o.retentionMs]).catch(() => null);
   }
 
-  /** Events of `id` after `after`: `{status, first, next, events}`; rejects with RUN_GONE, NOT_FOUND. */
-  async #range(id, after) {
+  /**
+   * Events of `id` after `after`: `{status, first, next, events}`; rejects with RUN_GONE,
+   * NOT_FOUND (RUN_GONE too when `reading`: the run was known when its reader began).
+   */
+  async #range(id, after, reading = false) {
     let out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
     if (out[0] === "lapsed") {
       // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
@@ -294,7 +299,7 @@ export class RedisRunStore {
       if (status !== null && status !== "running") out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
       else out[0] = "running";
     }
-    if (out[0] === "NOT_FOUND") throw notFound(id);
+    if (out[0] === "NOT_FOUND") throw reading ? runGone(id) : notFound(id);
     if (out[0] === "GONE") {
       const first = Number(out[1]);
       throw first < 0 ? runGone(id) : runGone(id, first, after + 1);

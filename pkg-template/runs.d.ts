@@ -30,12 +30,14 @@ export interface RunInfo {
 /**
  * The codes of a store's refusals (each an `AgentwireError`):
  * - `RUN_EXISTS`: `start` with an id that is taken;
- * - `SESSION_BUSY`: `start` (exclusive) while another run of the session is going;
+ * - `SESSION_BUSY`: `start` (exclusive) while any other run of the session is going, exclusive or not;
  * - `TOO_MANY_RUNS`: `start` when `maxRuns` runs are kept and every one is running;
  * - `INVALID_OPTION`: a bad option (or a malformed run given to `start`), `field` naming it;
  * - `STORE_UNAVAILABLE`: the store's backend is down, full or did not answer in time;
- * - `RUN_GONE`: the run's log, or the part a cursor asks for, is no longer kept;
- * - `RUN_LOST`: the instance running the run went away (`next`: its terminal event's id);
+ * - `RUN_GONE`: the run's log, or the part a cursor asks for, is no longer kept (also to a
+ *   reader whose run was forgotten before it was done);
+ * - `RUN_LOST`: the instance running the run went away (`next`: its terminal event's id); from
+ *   `append`: the run is not running (ended, lost or unknown), the caller no longer holds it;
  * - `NOT_FOUND`: no such run.
  */
 export type RunStoreErrorCode =
@@ -83,13 +85,16 @@ export interface RunStore {
   /**
    * Registers a run, run by the caller (a store shared by instances holds a lease on it for the
    * caller until `end`); rejects with `RUN_EXISTS` when a run `id` exists, `SESSION_BUSY` when
-   * `exclusive` and its session has a run going, `TOO_MANY_RUNS` when the store is full of
-   * running runs.
+   * `exclusive` and any run of its session is going (exclusive or not: a non-exclusive run
+   * shares a session only with non-exclusive ones), `TOO_MANY_RUNS` when the store is full of
+   * running runs. When full, it forgets the run that ended first (whatever was read since).
    */
   start(run: { id: string; protocol: string; session?: string | null; principal?: string | null; exclusive?: boolean; meta?: Record<string, unknown> }): Promise<void>;
   /**
    * Appends events (ids consecutive) to a running run. Rejects with `RUN_LOST` when the caller
-   * no longer holds the run (its lease lapsed and a reader declared it lost): stop the agent.
+   * no longer holds the run: it is not running (ended, lost, e.g. its lease lapsed and a reader
+   * declared it lost, or unknown); nothing is logged: stop the agent. Every store refuses so
+   * (none ignores such an append); an empty append does nothing.
    */
   append(id: string, events: LoggedEvent[]): Promise<void>;
   /** Marks a run ended. */
@@ -100,7 +105,9 @@ export interface RunStore {
    * (code `RUN_GONE`) when the log no longer holds the event after `after`, `NOT_FOUND` for an
    * unknown run. The iteration throws `RUN_LOST` (with `next`) after the last logged event of a
    * run whose instance went away, and `RUN_GONE` when the reader fell behind the caps (the
-   * events it had not read were dropped).
+   * events it had not read were dropped) or the run's log was dropped or the run forgotten
+   * (retention, `maxRuns`) before the reader had every event: never `NOT_FOUND`, and never an
+   * early end that would look complete. A reader that has every event of an ended run ends.
    */
   read(id: string, after?: number, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
   /** The events kept now, as one chunk, without following the run. */

@@ -3,6 +3,7 @@
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
 import { AgentwireError, concatBytes } from "./values.js";
+import { eventEnds, eventsOf, framedEnds, idAt } from "./store-events.js";
 import { chunkFrames } from "./builder.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
@@ -132,7 +133,12 @@ export class MemoryRunStore {
   #sessions = new Map();
   /** Runs going. */
   #running = new Set();
-  /** Ended runs whose log is kept, then those whose log was dropped: each in the order they ended. */
+  /**
+   * Ended runs not yet swept past retention, then those swept: each in the order they ended,
+   * every one of `#dropped` before every one of `#kept` (a run moves over only from the front),
+   * so the oldest ended run is the first of `#dropped`, or else of `#kept`. A run whose log a
+   * call dropped early (`#current`) stays in `#kept` until the sweep gets there.
+   */
   #kept = new Map();
   #dropped = new Map();
   #o;
@@ -174,7 +180,10 @@ export class MemoryRunStore {
     if (session !== null) this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
   }
 
-  /** Appends events (`{id, bytes}`, ids consecutive) to a running run's log. */
+  /**
+   * Appends events (`{id, bytes}`, ids consecutive) to a running run's log; `RUN_LOST` when the
+   * run is not running (ended, lost or unknown): the caller no longer holds it.
+   */
   async append(id, events) {
     if (events.length > 0) await this[APPEND_SEGMENTS](id, [segmentOf(events)]);
   }
@@ -182,7 +191,7 @@ export class MemoryRunStore {
   /** `append` of segments (segmentOf), as RunLog makes them from a chunk: no object per event. */
   async [APPEND_SEGMENTS](id, segments) {
     const run = this.#runs.get(id);
-    if (!run || run.status !== "running") return;
+    if (!run || run.status !== "running") throw runLost(id, undefined, `Run ${id} is not running (${run?.status ?? "unknown"}): nothing more is logged.`);
     const log = run.log;
     segments.forEach((segment) => log.push(segment));
     // Over the caps: drop the oldest events (a cursor before what is kept is RUN_GONE), each
@@ -246,17 +255,20 @@ export class MemoryRunStore {
       for (;;) {
         if (signal?.aborted) return;
         const { log } = run;
-        if (log === null) return;
-        // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
-        if (cursor + 1 < log.first) throw runGone(run.id, log.first, cursor + 1);
-        if (cursor + 1 < log.next) {
+        if (log === null) {
+          // Dropped (past retention) or forgotten before the reader was done: it cannot be whole.
+          if (cursor + 1 < run.gone.next) throw runGone(run.id);
+        } else if (cursor + 1 < log.first) {
+          // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
+          throw runGone(run.id, log.first, cursor + 1);
+        } else if (cursor + 1 < log.next) {
           const chunk = log.from(cursor + 1);
           cursor = log.next - 1;
           run.lastRead = this.#o.now();
           yield chunk;
           continue;
         }
-        if (run.status === "lost") throw runLost(run.id, log.next);
+        if (run.status === "lost") throw runLost(run.id, (log ?? run.gone).next);
         if (run.status !== "running") return;
         await new Promise((resolve) => {
           let timer;
@@ -333,7 +345,7 @@ export class MemoryRunStore {
       this.#forget(run);
       return undefined;
     }
-    if (age > this.#o.retentionMs && run.log !== null) this.#drop(run);
+    if (age > this.#o.retentionMs) this.#dropLog(run);
     return run;
   }
 
@@ -342,7 +354,9 @@ export class MemoryRunStore {
     const retention = this.#o.retentionMs;
     for (const run of this.#kept.values()) {
       if (now - run.endedAt <= retention) break;
-      this.#drop(run);
+      this.#dropLog(run);
+      this.#kept.delete(run.id);
+      this.#dropped.set(run.id, run);
     }
     for (const run of this.#dropped.values()) {
       if (now - run.endedAt <= 2 * retention) break;
@@ -350,18 +364,16 @@ export class MemoryRunStore {
     }
   }
 
-  /** Drops an ended run's log (RUN_GONE from now on). */
-  #drop(run) {
+  /** Drops an ended run's log, if kept (RUN_GONE from now on, for its readers too). */
+  #dropLog(run) {
+    if (run.log === null) return;
     run.gone = { first: run.log.first, next: run.log.next };
     run.log = null;
-    this.#kept.delete(run.id);
-    this.#dropped.set(run.id, run);
   }
 
   /** Forgets an ended run (unknown from now on). */
   #forget(run) {
-    if (run.log !== null) run.gone = { first: run.log.first, next: run.log.next };
-    run.log = null;
+    this.#dropLog(run);
     this.#runs.delete(run.id);
     this.#kept.delete(run.id);
     this.#dropped.delete(run.id);
@@ -446,56 +458,4 @@ export class RunLog {
       this.#draining = false;
     }
   }
-}
-
-/** The events (`{id, bytes}`, views) of segments. */
-function eventsOf(segments) {
-  return segments.flatMap(({ first, bytes, ends }) =>
-    Array.from(ends, (end, i) => ({ id: first + i, bytes: bytes.subarray(i ? ends[i - 1] : 0, end) })));
-}
-
-/**
- * Pushes to `ends` the end offset of each whole event (`…\n\n`) of `data` before `limit`, the
- * blank line searched from `at` on, a line at a time with a native search (`indexOf`).
- */
-function eventEnds(data, at, limit, ends) {
-  for (let nl = data.indexOf(10, at); nl !== -1 && nl + 1 < limit; nl = data.indexOf(10, at)) {
-    at = nl + 1;
-    if (data[at] === 10) ends.push(++at);
-  }
-  return ends;
-}
-
-/**
- * The event ends of a builder's chunk of `frames` (builder.js `chunkFrames`: the end of each):
- * a frame is one event when the next starts with the next id; the others (the last, the emits
- * of several events) are searched.
- */
-function framedEnds(data, frames) {
-  const ends = [];
-  frames.forEach((end, i) => {
-    const start = i ? frames[i - 1] : 0;
-    if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
-    else eventEnds(data, start, end, ends);
-  });
-  return ends;
-}
-
-/**
- * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
- * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
- * events); the search for the blank line starts where it could.
- */
-export function splitEvents(bytes, carry) {
-  const data = carry.length ? concatBytes([carry, bytes]) : bytes;
-  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length, []);
-  const events = ends.map((end, i) => data.subarray(i ? ends[i - 1] : 0, end)).map((e) => ({ id: idAt(e, 0), bytes: e }));
-  return { events, carry: data.subarray(ends.length ? ends[ends.length - 1] : 0) };
-}
-
-/** The number after `id: ` on the first line of the event at `at`. */
-function idAt(bytes, at) {
-  let n = 0;
-  for (let i = at + 4; i < bytes.length && bytes[i] !== 10; i++) n = n * 10 + (bytes[i] - 48);
-  return n;
 }

@@ -1,8 +1,10 @@
 // The Lua scripts of RedisRunStore (redis.js): every step that reads and writes is one script,
 // atomic on one Redis server. Keys (under the store's prefix): `run:<id>` (hash: its state),
-// `log:<id>` (list: its events), `lease:<id>` (the instance running it), `session:<s>` (its
-// session's latest run), `running` and `ended` (sorted sets of the runs kept, by lease deadline
-// and by end: `maxRuns` counts them and the oldest ended run makes room).
+// `log:<id>` (list: its events), `lease:<id>` (the instance running it), `sessionruns:<s>`
+// (sorted set: its session's running runs, exclusive or not, by deadline: an exclusive start
+// is refused while any of them still runs), `running` and `ended` (sorted sets of the runs
+// kept, by deadline and by end: `maxRuns` counts them and the oldest ended run makes room).
+// A run's deadline is when its keys expire unless renewed: its instance died then.
 //
 // Flags (Redis 7; stripped for older servers): scripts that only read are `no-writes`, so they
 // run when Redis is out of memory (maxmemory + noeviction): readers of an ended run still get
@@ -15,7 +17,8 @@ const OOM = "#!lua flags=allow-oom\n";
 // Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write).
 const DENY_OOM = "#!lua\n";
 
-// Marks run `id` ended with `status` at `now`: its lease and session freed, its keys expiring.
+// Marks run `id` ended with `status` at `now`: its lease freed, out of its session's running
+// runs, its keys expiring.
 const MARK_ENDED = `
 local function mark_ended(p, id, status, now, retention)
   local run = p .. 'run:' .. id
@@ -24,7 +27,7 @@ local function mark_ended(p, id, status, now, retention)
   redis.call('PEXPIRE', p .. 'log:' .. id, retention)
   redis.call('PEXPIRE', run, 2 * retention)
   local session = redis.call('HGET', run, 'session')
-  if session and redis.call('GET', p .. 'session:' .. session) == id then redis.call('DEL', p .. 'session:' .. session) end
+  if session then redis.call('ZREM', p .. 'sessionruns:' .. session, id) end
   redis.call('ZREM', p .. 'running', id)
   redis.call('ZADD', p .. 'ended', now, id)
   redis.call('PUBLISH', p .. 'wake:' .. id, status)
@@ -52,12 +55,17 @@ local run = p .. 'run:' .. id
 redis.call('ZREMRANGEBYSCORE', p .. 'ended', '-inf', now - 2 * retention)
 redis.call('ZREMRANGEBYSCORE', p .. 'running', '-inf', now)
 if redis.call('EXISTS', run) == 1 then return 'EXISTS' end
-local sessionKey = p .. 'session:' .. ARGV[4]
-if ARGV[12] == '1' and ARGV[7] == '1' then
-  local other = redis.call('GET', sessionKey)
-  if other then
-    local status = redis.call('HGET', p .. 'run:' .. other, 'status')
-    if lost_if_lapsed(p, other, status, now, retention) == 'running' then return 'BUSY' end
+local sessionKey = p .. 'sessionruns:' .. ARGV[4]
+if ARGV[12] == '1' then
+  -- The session forgets its runs whose keys expired (their instance died).
+  redis.call('ZREMRANGEBYSCORE', sessionKey, '-inf', now)
+  if ARGV[7] == '1' then
+    -- Exclusive: refused while any run of the session still runs (a lapsed lease is lost).
+    for _, other in ipairs(redis.call('ZRANGE', sessionKey, 0, -1)) do
+      local status = redis.call('HGET', p .. 'run:' .. other, 'status')
+      if lost_if_lapsed(p, other, status, now, retention) == 'running' then return 'BUSY' end
+      redis.call('ZREM', sessionKey, other)
+    end
   end
 end
 if redis.call('ZCARD', p .. 'ended') + redis.call('ZCARD', p .. 'running') >= tonumber(ARGV[15]) then
@@ -70,17 +78,15 @@ if redis.call('ZCARD', p .. 'ended') + redis.call('ZCARD', p .. 'running') >= to
   end
   local oldest = redis.call('ZRANGE', p .. 'ended', 0, 0)[1]
   if not oldest then return 'FULL' end
-  local old = p .. 'run:' .. oldest
-  local session = redis.call('HGET', old, 'session')
-  if session and redis.call('GET', p .. 'session:' .. session) == oldest then redis.call('DEL', p .. 'session:' .. session) end
-  redis.call('DEL', old, p .. 'log:' .. oldest, p .. 'lease:' .. oldest)
+  redis.call('DEL', p .. 'run:' .. oldest, p .. 'log:' .. oldest, p .. 'lease:' .. oldest)
   redis.call('ZREM', p .. 'ended', oldest)
 end
 redis.call('HSET', run, 'protocol', ARGV[3], 'meta', ARGV[6], 'status', 'running', 'first', 0, 'next', 0,
   'bytes', 0, 'lastRead', ARGV[10], 'endedAt', 0)
 if ARGV[12] == '1' then
   redis.call('HSET', run, 'session', ARGV[4])
-  redis.call('SET', sessionKey, id, 'PX', ARGV[14])
+  redis.call('ZADD', sessionKey, now + tonumber(ARGV[14]), id)
+  redis.call('PEXPIRE', sessionKey, ARGV[14])
 end
 if ARGV[13] == '1' then redis.call('HSET', run, 'principal', ARGV[5]) end
 redis.call('PEXPIRE', run, ARGV[14])
@@ -151,8 +157,12 @@ redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
 redis.call('PEXPIRE', p .. 'run:' .. id, ARGV[6])
 redis.call('PEXPIRE', p .. 'log:' .. id, ARGV[6])
 local session = redis.call('HGET', p .. 'run:' .. id, 'session')
-if session then redis.call('PEXPIRE', p .. 'session:' .. session, ARGV[6]) end
-redis.call('ZADD', p .. 'running', 'XX', tonumber(ARGV[5]) + tonumber(ARGV[6]), id)
+local deadline = tonumber(ARGV[5]) + tonumber(ARGV[6])
+if session then
+  redis.call('ZADD', p .. 'sessionruns:' .. session, deadline, id)
+  redis.call('PEXPIRE', p .. 'sessionruns:' .. session, ARGV[6])
+end
+redis.call('ZADD', p .. 'running', 'XX', deadline, id)
 return held
 `;
 

@@ -98,6 +98,39 @@ export const STORE_CONTRACT = [
     }),
   },
   {
+    name: "an exclusive start is SESSION_BUSY while any run of its session runs, non-exclusive ones included",
+    run: (make) => withStore(make, {}, async (store) => {
+      const [session, a, b, c, d, e] = [unique("s"), unique("a"), unique("b"), unique("c"), unique("d"), unique("e")];
+      await store.start({ id: a, protocol: "agent-api", session });
+      // A non-exclusive run started (and ended) after `a` must not hide `a`.
+      await store.start({ id: b, protocol: "agent-api", session, exclusive: false });
+      await store.end(b);
+      await refuses(store.start({ id: c, protocol: "agent-api", session }), "SESSION_BUSY", "while the exclusive run runs");
+      await store.start({ id: d, protocol: "agent-api", session, exclusive: false });
+      await store.end(a);
+      await refuses(store.start({ id: c, protocol: "agent-api", session }), "SESSION_BUSY", "while a non-exclusive run runs");
+      await store.end(d, "lost");
+      await store.start({ id: c, protocol: "agent-api", session });
+      await refuses(store.start({ id: e, protocol: "agent-api", session }), "SESSION_BUSY", "while the new exclusive run runs");
+      await store.end(c);
+    }),
+  },
+  {
+    name: "append to a run not running (ended, lost, unknown) is RUN_LOST and logs nothing; an empty append is nothing",
+    run: (make) => withStore(make, {}, async (store) => {
+      const [a, b] = [unique("a"), unique("b")];
+      for (const [id, status] of [[a, "ended"], [b, "lost"]]) {
+        await store.start({ id, protocol: "agent-api" });
+        await store.append(id, events(0, 2));
+        await store.end(id, status);
+        await refuses(store.append(id, events(2, 1)), "RUN_LOST", `append to a run ${status}`);
+        await store.append(id, []);
+        equal([(await store.get(id)).next, idsOf(dec.decode(await store.log(id)))], [2, [0, 1]], `a run ${status}: nothing logged`);
+      }
+      await refuses(store.append(unique("nope"), events(0, 1)), "RUN_LOST", "append to an unknown run");
+    }),
+  },
+  {
     name: "read gives the events after a cursor, then the live ones until the run ends; log gives what is kept",
     run: (make) => withStore(make, {}, async (store) => {
       const id = unique("r");
@@ -192,6 +225,48 @@ export const STORE_CONTRACT = [
       equal((await store.log(id)).length, 0, "log past retention");
       clock.advance(60_000);
       equal(await store.get(id), null, "unknown past twice the retention");
+    }),
+  },
+  {
+    name: "a reader whose run's log is dropped or the run forgotten before it is done gets RUN_GONE; one done ends quietly",
+    run: async (make) => {
+      // How the run goes: past retention (log dropped), past twice that, or forgotten for room.
+      for (const how of ["retention", "twice", "room"]) {
+        await withStore(make, { retentionMs: 60_000, maxRuns: 2 }, async (store, clock) => {
+          const [id, x, y] = [unique("r"), unique("x"), unique("y")];
+          await store.start({ id, protocol: "agent-api" });
+          await store.append(id, events(0, 2));
+          const slow = (await store.read(id, -1))[Symbol.asyncIterator]();
+          equal(idsOf(dec.decode((await slow.next()).value)), [0, 1], `${how}: the slow reader's first chunk`);
+          await store.append(id, events(2, 2));
+          await store.end(id);
+          const done = (await store.read(id, -1))[Symbol.asyncIterator]();
+          equal(idsOf(dec.decode((await done.next()).value)), range(0, 4), `${how}: the whole log`);
+          if (how === "room") {
+            await store.start({ id: x, protocol: "agent-api" });
+            await store.start({ id: y, protocol: "agent-api" });
+          } else clock.advance(how === "twice" ? 121_000 : 61_000);
+          equal((await store.get(id))?.gone ?? null, how === "retention" ? true : null, `${how}: get`);
+          await refuses(slow.next(), "RUN_GONE", `${how}: the slow reader`);
+          equal((await done.next()).done, true, `${how}: a reader that had every event ends`);
+          if (how === "room") for (const r of [x, y]) await store.end(r);
+        });
+      }
+    },
+  },
+  {
+    name: "maxRuns: the oldest ended run is forgotten first, whatever was read since (a log dropped early)",
+    run: (make) => withStore(make, { maxRuns: 3, retentionMs: 60_000 }, async (store, clock) => {
+      const [a, b, c, d] = [unique("a"), unique("b"), unique("c"), unique("d")];
+      for (const id of [a, b, c]) await store.start({ id, protocol: "agent-api" });
+      await store.end(a);
+      clock.advance(10);
+      await store.end(b);
+      clock.advance(61_000);
+      await refuses(store.read(b, -1), "RUN_GONE", "b past retention");
+      await store.start({ id: d, protocol: "agent-api" });
+      equal([await store.get(a), (await store.get(b))?.gone], [null, true], "a (ended first) forgotten, b kept");
+      for (const id of [c, d]) await store.end(id);
     }),
   },
   {

@@ -1,0 +1,56 @@
+// Cutting a run's log into its events: SSE events written with ids (`id: N\n…\n\n`), as the
+// builder writes them, found by their blank lines or by the builder's frames. What the stores
+// and RunLog share; reading only (every byte is the core's).
+import { concatBytes } from "./values.js";
+
+/** The events (`{id, bytes}`, views) of segments. */
+export function eventsOf(segments) {
+  return segments.flatMap(({ first, bytes, ends }) =>
+    Array.from(ends, (end, i) => ({ id: first + i, bytes: bytes.subarray(i ? ends[i - 1] : 0, end) })));
+}
+
+/**
+ * Pushes to `ends` the end offset of each whole event (`…\n\n`) of `data` before `limit`, the
+ * blank line searched from `at` on, a line at a time with a native search (`indexOf`).
+ */
+export function eventEnds(data, at, limit, ends) {
+  for (let nl = data.indexOf(10, at); nl !== -1 && nl + 1 < limit; nl = data.indexOf(10, at)) {
+    at = nl + 1;
+    if (data[at] === 10) ends.push(++at);
+  }
+  return ends;
+}
+
+/**
+ * The event ends of a builder's chunk of `frames` (builder.js `chunkFrames`: the end of each):
+ * a frame is one event when the next starts with the next id; the others (the last, the emits
+ * of several events) are searched.
+ */
+export function framedEnds(data, frames) {
+  const ends = [];
+  frames.forEach((end, i) => {
+    const start = i ? frames[i - 1] : 0;
+    if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
+    else eventEnds(data, start, end, ends);
+  });
+  return ends;
+}
+
+/**
+ * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
+ * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
+ * events); the search for the blank line starts where it could.
+ */
+export function splitEvents(bytes, carry) {
+  const data = carry.length ? concatBytes([carry, bytes]) : bytes;
+  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length, []);
+  const events = ends.map((end, i) => data.subarray(i ? ends[i - 1] : 0, end)).map((e) => ({ id: idAt(e, 0), bytes: e }));
+  return { events, carry: data.subarray(ends.length ? ends[ends.length - 1] : 0) };
+}
+
+/** The number after `id: ` on the first line of the event at `at`. */
+export function idAt(bytes, at) {
+  let n = 0;
+  for (let i = at + 4; i < bytes.length && bytes[i] !== 10; i++) n = n * 10 + (bytes[i] - 48);
+  return n;
+}
