@@ -93,3 +93,24 @@ export async function startRedis() {
     stop: () => kill(child),
   };
 }
+
+/**
+ * For a node:test file: a redis-server started before its tests and a connected client of the
+ * `redis` package (resolved from the workspace `root`), both closed after. Returns the holder:
+ * `redis` (startRedis's) and `client` are set once the tests start. Nothing starts when `skip`.
+ */
+export function redisForTests(test, root, skip) {
+  const held = { redis: null, client: null };
+  test.before(async () => {
+    if (skip) return;
+    held.redis = await startRedis();
+    const { createRequire } = await import("node:module");
+    held.client = createRequire(`${root}/package.json`)("redis").createClient({ url: held.redis.url });
+    await held.client.connect();
+  });
+  test.after(async () => {
+    await held.client?.close().catch(() => {});
+    await held.redis?.stop();
+  });
+  return held;
+}

@@ -2,6 +2,7 @@
 // and the helpers the Node suites share to re-chunk and assemble them.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
+import { xorshift32 } from "./seeded.mjs";
 
 const dir = new URL("./reference/", import.meta.url);
 const enc = new TextEncoder();
@@ -22,16 +23,7 @@ export function referenceStreams() {
   return streams;
 }
 
-/** A xorshift32 generator from a seed: each call returns the next unsigned 32-bit value. */
-export function xorshift32(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state;
-  };
-}
+export { xorshift32 };
 
 /** Seeded cut points (`xorshift32`): the same cuts on every run, 1 to `max` bytes apart. */
 export function* randomCuts(length, max, seed) {

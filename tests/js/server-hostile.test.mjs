@@ -8,28 +8,11 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { AgentApp, StreamAssembler } from "agentwire";
 import { listen, post } from "./http-helpers.mjs";
+import { raw } from "./raw-socket.mjs";
 import { weatherAgent } from "./scripted-agent.mjs";
 
 const AGENT_API = (extra = {}) => ({ input: [{ role: "user", content: [{ type: "text", text: "hi" }] }], ...extra });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Sends raw bytes to `base`'s port; resolves with what came back before the socket closed or `ms` passed. */
-function raw(base, text, ms = 1500) {
-  const { port } = new URL(base);
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let answer = "";
-    const done = () => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.on("data", (d) => { answer += d.toString("latin1"); });
-    socket.on("error", done);
-    socket.on("close", done);
-    setTimeout(done, ms);
-    socket.write(text);
-  });
-}
 
 async function stillServes(base) {
   const r = await post(`${base}/process`, AGENT_API());

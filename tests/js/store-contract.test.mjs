@@ -2,32 +2,20 @@
 // redis-server on 127.0.0.1 (a fresh key prefix per store). DurableObjectRunStore runs it
 // inside workerd: tests/js/runners/durable.mjs.
 import test from "node:test";
-import { createRequire } from "node:module";
 import { MemoryRunStore, RedisRunStore } from "agentwire";
 import { STORE_CONTRACT } from "./store-contract.mjs";
-import { startRedis } from "./redis-server.mjs";
+import { redisForTests } from "./redis-server.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
 
-let redis;
-let client;
-test.before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  client = createRequire(`${ROOT}/package.json`)("redis").createClient({ url: redis.url });
-  await client.connect();
-});
-test.after(async () => {
-  await client?.close().catch(() => {});
-  await redis?.stop();
-});
+const redisHeld = redisForTests(test, ROOT, skip);
 
 for (const { name, run } of STORE_CONTRACT) {
   test(`MemoryRunStore: ${name}`, () => run((options) => new MemoryRunStore(options)));
 }
 for (const { name, run } of STORE_CONTRACT) {
-  test(`RedisRunStore: ${name}`, { skip }, () => run((options) => new RedisRunStore(client, { prefix: `contract-${crypto.randomUUID()}:`, ...options })));
+  test(`RedisRunStore: ${name}`, { skip }, () => run((options) => new RedisRunStore(redisHeld.client, { prefix: `contract-${crypto.randomUUID()}:`, ...options })));
 }
 
 test("MemoryRunStore with 100,000 runs kept: start, get and read cost O(1) (ended runs are swept incrementally)", { timeout: 60_000 }, async () => {

@@ -4,7 +4,10 @@
 // each result checked against a plain model of what the contract promises (runs.d.ts):
 // ids consecutive, readers that neither skip nor repeat, RUN_GONE exactly when the cursor is
 // before what is kept, one running run per exclusive session, the caps, every refusal an
-// AgentwireError with a documented code. No imports: any store, any runtime.
+// AgentwireError with a documented code. No Node APIs: any store, any runtime.
+import { xorshift32 } from "./seeded.mjs";
+
+export { xorshift32 };
 
 /** The codes runs.d.ts documents. */
 const CODES = new Set(["RUN_EXISTS", "SESSION_BUSY", "TOO_MANY_RUNS", "INVALID_OPTION", "STORE_UNAVAILABLE", "RUN_GONE", "RUN_LOST", "NOT_FOUND"]);
@@ -12,17 +15,6 @@ const CODES = new Set(["RUN_EXISTS", "SESSION_BUSY", "TOO_MANY_RUNS", "INVALID_O
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const idsOf = (text) => (text.match(/^id: \d+$/gm) ?? []).map((l) => Number(l.slice(4)));
-
-/** A xorshift32 generator (the same as reference-streams.mjs). */
-export function xorshift32(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state;
-  };
-}
 
 class Mismatch extends Error {}
 

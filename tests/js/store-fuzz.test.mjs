@@ -3,31 +3,19 @@
 // failing sequence is named by its seed; FUZZ_SEEDS=N runs N of them (FUZZ_SEED=n: that one).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { MemoryRunStore, RedisRunStore } from "agentwire";
 import { fuzzStore } from "./store-fuzz.mjs";
-import { startRedis } from "./redis-server.mjs";
+import { redisForTests } from "./redis-server.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
 const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
 const only = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : null;
 const seeds = (from, n) => only ?? Array.from({ length: Number(process.env.FUZZ_SEEDS ?? n) }, (_, k) => from + k);
 
-let redis;
-let client;
-test.before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  client = createRequire(`${ROOT}/package.json`)("redis").createClient({ url: redis.url });
-  await client.connect();
-});
-test.after(async () => {
-  await client?.close().catch(() => {});
-  await redis?.stop();
-});
+const redisHeld = redisForTests(test, ROOT, skip);
 
 /** A RedisRunStore on a fresh prefix; the lease outlives the fake clock's moves (its keys expire by Redis's clock). */
-const redisStore = (seed) => (o) => new RedisRunStore(client, { prefix: `fuzz-${seed}-${crypto.randomUUID()}:`, pollMs: 50, leaseMs: 600_000, ...o });
+const redisStore = (seed) => (o) => new RedisRunStore(redisHeld.client, { prefix: `fuzz-${seed}-${crypto.randomUUID()}:`, pollMs: 50, leaseMs: 600_000, ...o });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 test("MemoryRunStore: 400 random sequences keep the contract", async () => {
@@ -72,8 +60,8 @@ test("RedisRunStore: a non-exclusive run of a session hides no other run of it f
 // and no longer hold it; one still renewed does.
 test("RedisRunStore: an exclusive start marks the session's lapsed runs lost, and waits for a live one", { skip }, async () => {
   const prefix = `fuzz-lapsed-${crypto.randomUUID()}:`;
-  const dead = new RedisRunStore(client, { prefix, leaseMs: 150 });
-  const live = new RedisRunStore(client, { prefix, leaseMs: 150 });
+  const dead = new RedisRunStore(redisHeld.client, { prefix, leaseMs: 150 });
+  const live = new RedisRunStore(redisHeld.client, { prefix, leaseMs: 150 });
   try {
     await dead.start({ id: "a", protocol: "agent-api", session: "s" });
     await dead.start({ id: "b", protocol: "agent-api", session: "s", exclusive: false });
