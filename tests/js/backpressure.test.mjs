@@ -18,26 +18,29 @@ const AG_UI = (runId) => ({ threadId: `t-${runId}`, runId, messages: [{ id: "1",
 
 /**
  * An agent writing DELTAS deltas of 1 KiB; `ready`: awaits rb.ready() between them (else it
- * only lets the event loop turn every 50 deltas). `stats` records when it ended and the
- * longest wait in ready().
+ * only lets the event loop turn every 50 deltas). `stats` records how long it ran, whether
+ * its signal aborted and the longest wait in ready().
  */
 function deltaAgent(ready, stats = {}) {
   return async (request, rb, { signal }) => {
     const started = Date.now();
     stats.longestWait = 0;
     const text = rb.message().content("text");
-    for (let i = 0; i < DELTAS && !signal.aborted; i++) {
-      text.delta(DELTA);
-      if (ready) {
-        const before = Date.now();
-        await rb.ready();
-        stats.longestWait = Math.max(stats.longestWait, Date.now() - before);
-      } else if (i % 50 === 0) {
-        await new Promise((resolve) => setImmediate(resolve));
+    try {
+      for (let i = 0; i < DELTAS && !signal.aborted; i++) {
+        text.delta(DELTA);
+        if (ready) {
+          const before = Date.now();
+          await rb.ready(); // rejects once the run was canceled
+          stats.longestWait = Math.max(stats.longestWait, Date.now() - before);
+        } else if (i % 50 === 0) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
+    } finally {
+      stats.ms = Date.now() - started;
+      stats.aborted = signal.aborted;
     }
-    stats.ms = Date.now() - started;
-    stats.aborted = signal.aborted;
   };
 }
 
@@ -99,11 +102,11 @@ function slowRead(base, path, body, { chunk = 64 * 1024, pauseMs = 50, limitMs =
   });
 }
 
-/** The AG-UI events of an answer: how many deltas, how many bytes of text, and the last type. */
+/** The AG-UI events of an answer: how many deltas, how many bytes of text, the last event and its type. */
 function eventsOf(text) {
   let deltas = 0;
   let chars = 0;
-  let last = null;
+  let lastEvent = null;
   for (const block of text.split("\n\n")) {
     const data = block.split("\n").find((line) => line.startsWith("data: "));
     if (!data) continue;
@@ -112,9 +115,9 @@ function eventsOf(text) {
       deltas++;
       chars += event.delta.length;
     }
-    last = event.type;
+    lastEvent = event;
   }
-  return { deltas, chars, last };
+  return { deltas, chars, last: lastEvent?.type ?? null, lastEvent };
 }
 
 /** An app over a memory store of 4 MiB per run. */
@@ -128,7 +131,7 @@ test("an agent awaiting rb.ready() waits for its slow reader: the reader gets ev
   const stats = {};
   const { base, close } = await serve(deltaAgent(true, stats));
   try {
-    const answer = await slowRead(base, "/ag-ui", AG_UI("slow1"), { chunk: 64 * 1024, pauseMs: 25, limitMs: 90_000 });
+    const answer = await slowRead(base, "/ag-ui", AG_UI("slow1"), { chunk: 64 * 1024, pauseMs: 25, limitMs: 60_000 });
     const { deltas, chars, last } = eventsOf(answer.text);
     assert.equal(answer.status, 200);
     assert.equal(answer.cut, false, `the answer ended cleanly (after ${answer.ms} ms)`);
@@ -145,7 +148,7 @@ test("an agent that does not await rb.ready() outruns a slow reader: RUN_GONE cu
   const stats = {};
   const { base, close } = await serve(deltaAgent(false, stats));
   try {
-    const answer = await slowRead(base, "/ag-ui", AG_UI("fast1"), { chunk: 64 * 1024, pauseMs: 25, limitMs: 90_000 });
+    const answer = await slowRead(base, "/ag-ui", AG_UI("fast1"), { chunk: 64 * 1024, pauseMs: 25, limitMs: 60_000 });
     const { deltas, last } = eventsOf(answer.text);
     assert.ok(answer.status === 410 || (answer.status === 200 && last !== "RUN_FINISHED"), `status ${answer.status}, last ${last}`);
     assert.ok(deltas < DELTAS, `${deltas} deltas`);
@@ -180,13 +183,40 @@ test("a reader that stops reading but keeps its connection holds the agent no lo
   const { base, close } = await serve(deltaAgent(true, stats), { abandonAfterMs: 600 });
   try {
     const started = Date.now();
-    const reading = slowRead(base, "/ag-ui", AG_UI("stall1"), { stallAfter: 256 * 1024, stallMs: 8_000, pauseMs: 0 });
-    for (let i = 0; i < 300 && stats.ms === undefined; i++) await sleep(25);
-    assert.ok(stats.ms !== undefined, `the agent ended within 7.5 s though its reader stalled (${Date.now() - started} ms)`);
+    const reading = slowRead(base, "/ag-ui", AG_UI("stall1"), { stallAfter: 256 * 1024, stallMs: 4_000, pauseMs: 0 });
+    for (let i = 0; i < 140 && stats.ms === undefined; i++) await sleep(25);
+    assert.ok(stats.ms !== undefined, `the agent ended within 3.5 s though its reader stalled (${Date.now() - started} ms)`);
     assert.ok(stats.longestWait >= 300, `it waited for its reader about abandonAfterMs first (${stats.longestWait} ms)`);
     assert.equal(stats.aborted, false, "not canceled: its reader is still connected");
     await reading;
   } finally {
     await close();
+  }
+});
+
+test("a cancel while the log waits for a stalled reader ends the run at once, its terminal event logged", async () => {
+  const stats = {};
+  const store = new MemoryRunStore({ maxBytes: 4 * 1024 * 1024 });
+  const app = new AgentApp({ agent: deltaAgent(true, stats), runs: { store, abandonAfterMs: 60_000 } });
+  const { server, base } = await listen(app);
+  try {
+    const reading = slowRead(base, "/ag-ui", AG_UI("cancel1"), { stallAfter: 256 * 1024, stallMs: 3_000, pauseMs: 0 });
+    // The agent is held by its stalled reader: it waits in ready(), far from its end.
+    await sleep(1000);
+    assert.equal(stats.ms, undefined, "held by its reader");
+    assert.equal((await store.running()).length, 1);
+    const asked = Date.now();
+    const cancel = await fetch(`${base}/ag-ui/cancel1/cancel`, { method: "POST" });
+    assert.equal(cancel.status, 200);
+    for (let i = 0; i < 40 && (await store.running()).length > 0; i++) await sleep(25);
+    assert.deepEqual(await store.running(), [], `the run ended within 1 s of the cancel (${Date.now() - asked} ms)`);
+    // An anonymous caller's run is kept under its own id.
+    const logged = eventsOf(new TextDecoder().decode(await store.log("cancel1"))).lastEvent;
+    assert.deepEqual(logged.outcome, { type: "cancelled" }, "the canceled run's terminal event is logged");
+    const answer = await reading;
+    assert.deepEqual(eventsOf(answer.text).lastEvent, logged, "its reader gets it too, once it reads on");
+  } finally {
+    server.close();
+    await app.close();
   }
 });
