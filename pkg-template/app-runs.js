@@ -100,15 +100,9 @@ export class RunManager {
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
     }, { ...builderOptions, eventIds: true, onError: report });
-    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace: this.#pace() };
-    const emitted = () => {
-      try {
-        return rb ? rb.sequenceNumber : 0;
-      } catch {
-        return 0; // finished: it emits nothing more
-      }
-    };
-    live.done = this.#log(id, stream, stopper, report, live.pace, emitted).finally(() => {
+    const pace = new Pace(this.#store.limits, this.#o.abandonAfterMs, () => rb);
+    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace };
+    live.done = this.#log(id, stream, stopper, report, pace).finally(() => {
       live.over = true;
       ownerTimer?.end();
       this.#live.delete(id);
@@ -155,33 +149,18 @@ export class RunManager {
   }
 
   /**
-   * The pace of a new run: its log goes at most half of what the store keeps of a run (the
-   * store's `limits`, else the default caps; at most PACE_MAX) ahead of its slowest live reader
-   * here; a reader that took nothing for abandonAfterMs (60 s when never) while the log waited
-   * for it no longer holds the log.
-   */
-  #pace() {
-    const { maxEvents, maxBytes } = { ...STORE_DEFAULTS, ...this.#store.limits };
-    const window = {
-      events: Math.max(1, Math.min(PACE_MAX.events, Math.floor(maxEvents / 2))),
-      bytes: Math.max(1, Math.min(PACE_MAX.bytes, Math.floor(maxBytes / 2))),
-    };
-    return new Pace(window, this.#o.abandonAfterMs > 0 ? this.#o.abandonAfterMs : DEFAULT_LIMITS.abandonAfterMs);
-  }
-
-  /**
    * Logs `stream` (a builder's, with event ids) into the store to its end; ends the run. It
    * stops pulling from the stream (so the agent's rb.ready() waits) while `pace` says a live
-   * reader is too far behind (`emitted()`: the builder's events so far), until the run stops.
+   * reader is too far behind, until the run stops (then its terminal event is logged at once).
    */
-  async #log(id, stream, stopper, report, pace, emitted) {
+  async #log(id, stream, stopper, report, pace) {
     const reader = stream.getReader();
     const log = new RunLog(this.#store, id);
     let held = true;
     let status = "ended";
     try {
       for (;;) {
-        if (pace.readers.size > 0) await pace.wait(stopper.signal, emitted);
+        if (pace.readers.size > 0) await pace.wait(stopper.signal);
         const { done: end, value } = await reader.read();
         if (end) break;
         pace.logged(value);
@@ -376,25 +355,27 @@ export class RunManager {
 /** The most a run's log goes ahead of its slowest live reader, whatever the store keeps. */
 const PACE_MAX = { events: 10_000, bytes: 8 * 1024 * 1024 };
 /**
- * Events an agent emits while its log waits for its readers that show it does not await
- * rb.ready() (which lets it emit only about the stream's high-water mark, 16 KiB): its log
- * then waits no more, so what it emits goes to the store (and its caps) as it comes.
+ * Events an agent emits while its log waits that show it does not await rb.ready() (which lets
+ * it emit about the stream's high-water mark, 16 KiB): its log then waits no more, so what it
+ * emits goes to the store (and its caps) as it comes, not into memory.
  */
 const IGNORES_READY = 1024;
 
 /**
  * Backpressure of one run from its live readers on this instance (readers on other instances,
- * through a shared store, are not seen): the log waits while it is more than `window` (events
- * or bytes) ahead of the cursor some live reader took last. A reader that takes nothing for
- * `stallMs` while the log waits for it holds it no longer (until it takes something again);
- * one that left holds nothing. With no reader, nothing waits; nor once the agent showed it
- * does not await rb.ready() (IGNORES_READY).
+ * through a shared store, are not seen): the log waits while it is more than a window ahead of
+ * the cursor some live reader took last: half of what the store keeps of a run (its `limits`,
+ * else the default caps), at most PACE_MAX. A reader that takes nothing for abandonAfterMs (60 s
+ * when 0) while the log waits for it holds it no longer (until it takes something again); one
+ * that left holds nothing. With no reader, nothing waits; nor once the agent showed it does not
+ * await rb.ready() (IGNORES_READY; `builder()`: the run's ResponseBuilder, once made).
  */
 class Pace {
   /** The live readers: `{cursor, heldSince}` (0: not holding the log). */
   readers = new Set();
   #window;
   #stallMs;
+  #builder;
   /** The last event id logged, the bytes logged. */
   #head = -1;
   #bytes = 0;
@@ -405,9 +386,21 @@ class Pace {
   #wake = null;
   #ignored = false;
 
-  constructor(window, stallMs) {
-    this.#window = window;
-    this.#stallMs = stallMs;
+  constructor(limits, abandonAfterMs, builder) {
+    const { maxEvents, maxBytes } = { ...STORE_DEFAULTS, ...limits };
+    const half = (cap, most) => Math.max(1, Math.min(most, Math.floor(cap / 2)));
+    this.#window = { events: half(maxEvents, PACE_MAX.events), bytes: half(maxBytes, PACE_MAX.bytes) };
+    this.#stallMs = abandonAfterMs > 0 ? abandonAfterMs : DEFAULT_LIMITS.abandonAfterMs;
+    this.#builder = builder;
+  }
+
+  /** The events the agent emitted so far. */
+  #emitted() {
+    try {
+      return this.#builder()?.sequenceNumber ?? 0;
+    } catch {
+      return 0; // finished: it emits nothing more
+    }
   }
 
   /** Counts a chunk of whole events the log took. */
@@ -419,8 +412,7 @@ class Pace {
     this.#ends.push(this.#bytes);
     // A chunk whose successor is a window behind is needed no more: a cursor before it is over.
     const { events, bytes } = this.#window;
-    const ids = this.#ids;
-    const ends = this.#ends;
+    const [ids, ends] = [this.#ids, this.#ends];
     while (this.#first + 1 < ids.length - 1 && (ends[this.#first + 1] <= this.#bytes - bytes || ids[this.#first + 1] <= this.#head - events)) this.#first++;
     if (this.#first > 1024 && this.#first * 2 > ids.length) {
       this.#ids = ids.slice(this.#first);
@@ -434,8 +426,7 @@ class Pace {
     if (this.#head - cursor > this.#window.events) return true;
     // The bytes after the last chunk logged wholly at or before `cursor` (a cursor inside a
     // chunk counts the chunk unread); before the first chunk kept: more than the window.
-    let lo = this.#first;
-    let hi = this.#ids.length - 1;
+    let [lo, hi] = [this.#first, this.#ids.length - 1];
     if (cursor < this.#ids[lo]) return true;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
@@ -448,12 +439,12 @@ class Pace {
   /**
    * Resolves once no live reader is over the window (those stalled past `stallMs` aside), or
    * when `signal` aborts (the run is stopping: its terminal event must be logged at once), or
-   * when the agent emitted (`emitted()`: its events so far) IGNORES_READY events meanwhile.
+   * when the agent emitted IGNORES_READY events meanwhile.
    */
-  async wait(signal, emitted) {
-    const from = emitted();
+  async wait(signal) {
+    const from = this.#emitted();
     while (!this.#ignored) {
-      if (emitted() - from > IGNORES_READY) this.#ignored = true;
+      if (this.#emitted() - from > IGNORES_READY) this.#ignored = true;
       const now = Date.now();
       let next = Infinity;
       for (const reader of this.readers) {
@@ -465,14 +456,12 @@ class Pace {
       if (next === Infinity || signal.aborted || this.#ignored) return;
       // A tick every POLL_MS to look at the agent. workerd: no wake from a reader's request.
       await new Promise((resolve) => {
-        const timer = setTimeout(done, Math.min(next, POLL_MS));
-        function done() {
+        const timer = setTimeout(this.#wake = () => {
           clearTimeout(timer);
-          signal.removeEventListener("abort", done);
+          signal.removeEventListener("abort", this.#wake);
           resolve();
-        }
-        if (!IN_WORKERD) this.#wake = done;
-        signal.addEventListener("abort", done, { once: true });
+        }, Math.min(next, POLL_MS));
+        signal.addEventListener("abort", this.#wake, { once: true });
       });
       this.#wake = null;
     }
@@ -484,24 +473,21 @@ class Pace {
     this.readers.add(reader);
     try {
       for await (const chunk of iterable) {
-        yield chunk;
-        // Taken: what the store keeps before it no longer matters to this reader.
+        yield chunk; // taken: what the store keeps before it no longer matters to this reader
         if (chunk.byteLength > 0) reader.cursor = lastIdOf(chunk);
         reader.heldSince = 0;
-        this.#wake?.();
+        if (!IN_WORKERD) this.#wake?.();
       }
     } finally {
       this.readers.delete(reader);
-      this.#wake?.();
+      if (!IN_WORKERD) this.#wake?.();
     }
   }
 }
 
 /** The id of the last event of `chunk` (whole events `id: N\n…\n\n`). */
 function lastIdOf(chunk) {
-  for (let at = chunk.length - 3; at > 0; at--) {
-    at = chunk.lastIndexOf(10, at);
-    if (at <= 0) break;
+  for (let at = chunk.lastIndexOf(10, chunk.length - 3); at > 0; at = chunk.lastIndexOf(10, at - 1)) {
     if (chunk[at - 1] === 10) return idAt(chunk, at + 1);
   }
   return idAt(chunk, 0);
