@@ -1,12 +1,17 @@
 // The run manager: durable runs over a RunStore, with no HTTP in it. Starts a run (within the
 // caps on running runs), runs the agent into a builder with event ids, logs every event, serves
 // readers from the log, stops runs (cancel, abandonment, close) and ends them lost when the
-// store fails. Every byte of the events is the core's, the lost-run event included.
+// store fails. Every byte of the events is the core's, the lost-run event included. The log
+// keeps within reach of the run's slowest live reader on this instance (Pace): an agent that
+// awaits rb.ready() never outruns its own reader past what the store keeps.
 import { call } from "./instance.js";
 import { concatBytes } from "./values.js";
+import { idAt } from "./store-events.js";
+import { STORE_DEFAULTS } from "./store-options.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { IN_WORKERD, POLL_MS, RunLog } from "./runs.js";
+import { DEFAULT_LIMITS } from "./app-options.js";
 
 /** A refusal of the run manager: `code` is an HttpError code, `retryAfter` seconds if any. */
 export class RunRefusal extends Error {
@@ -95,8 +100,9 @@ export class RunManager {
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
     }, { ...builderOptions, eventIds: true, onError: report });
-    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false };
-    live.done = this.#log(id, stream, stopper, report).finally(() => {
+    const pace = new Pace(this.#store.limits, this.#o.abandonAfterMs, () => rb);
+    const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace };
+    live.done = this.#log(id, stream, stopper, report, pace).finally(() => {
       live.over = true;
       ownerTimer?.end();
       this.#live.delete(id);
@@ -142,16 +148,22 @@ export class RunManager {
     else this.#perOwner.delete(owner);
   }
 
-  /** Logs `stream` (a builder's, with event ids) into the store to its end; ends the run. */
-  async #log(id, stream, stopper, report) {
+  /**
+   * Logs `stream` (a builder's, with event ids) into the store to its end; ends the run. It
+   * stops pulling from the stream (so the agent's rb.ready() waits) while `pace` says a live
+   * reader is too far behind, until the run stops (then its terminal event is logged at once).
+   */
+  async #log(id, stream, stopper, report, pace) {
     const reader = stream.getReader();
     const log = new RunLog(this.#store, id);
     let held = true;
     let status = "ended";
     try {
       for (;;) {
+        if (pace.readers.size > 0) await pace.wait(stopper.signal);
         const { done: end, value } = await reader.read();
         if (end) break;
+        pace.logged(value);
         await log.add(value);
         if (log.failure) break;
       }
@@ -284,7 +296,11 @@ export class RunManager {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
     signal?.addEventListener("abort", () => gone.abort(), { once: true });
-    let iterable = this.#untilLost(id, after, await this.#store.read(id, after, gone.signal));
+    let iterable = await this.#store.read(id, after, gone.signal);
+    // A reader of a run going here paces its log (see Pace); one of another instance cannot.
+    const pace = this.#live.get(id)?.pace;
+    if (pace) iterable = pace.follow(iterable, after);
+    iterable = this.#untilLost(id, after, iterable);
     if (rebind) iterable = mapChunks(iterable, rebind);
     const cancelOnDisconnect = this.#o.cancelOnDisconnect;
     return { iterable, onCancel: () => {
@@ -334,6 +350,147 @@ export class RunManager {
       asm.free();
     }
   }
+}
+
+/** The most a run's log goes ahead of its slowest live reader, whatever the store keeps. */
+const PACE_MAX = { events: 10_000, bytes: 8 * 1024 * 1024 };
+/**
+ * Events an agent emits while its log waits that show it does not await rb.ready() (which lets
+ * it emit about the stream's high-water mark, 16 KiB): its log then waits no more, so what it
+ * emits goes to the store (and its caps) as it comes, not into memory.
+ */
+const IGNORES_READY = 1024;
+
+/**
+ * Backpressure of one run from its live readers on this instance (readers on other instances,
+ * through a shared store, are not seen): the log waits while it is more than a window ahead of
+ * the cursor some live reader took last: half of what the store keeps of a run (its `limits`,
+ * else the default caps), at most PACE_MAX. A reader that takes nothing for abandonAfterMs (60 s
+ * when 0) while the log waits for it holds it no longer (until it takes something again); one
+ * that left holds nothing. With no reader, nothing waits; nor once the agent showed it does not
+ * await rb.ready() (IGNORES_READY; `builder()`: the run's ResponseBuilder, once made).
+ */
+class Pace {
+  /** The live readers: `{cursor, heldSince}` (0: not holding the log). */
+  readers = new Set();
+  #window;
+  #stallMs;
+  #builder;
+  /** The last event id logged, the bytes logged. */
+  #head = -1;
+  #bytes = 0;
+  /** The chunks logged within the window (and one before): last id and bytes to its end, from `#first`. */
+  #ids = [-1];
+  #ends = [0];
+  #first = 0;
+  #wake = null;
+  #ignored = false;
+
+  constructor(limits, abandonAfterMs, builder) {
+    const { maxEvents, maxBytes } = { ...STORE_DEFAULTS, ...limits };
+    const half = (cap, most) => Math.max(1, Math.min(most, Math.floor(cap / 2)));
+    this.#window = { events: half(maxEvents, PACE_MAX.events), bytes: half(maxBytes, PACE_MAX.bytes) };
+    this.#stallMs = abandonAfterMs > 0 ? abandonAfterMs : DEFAULT_LIMITS.abandonAfterMs;
+    this.#builder = builder;
+  }
+
+  /** The events the agent emitted so far. */
+  #emitted() {
+    try {
+      return this.#builder()?.sequenceNumber ?? 0;
+    } catch {
+      return 0; // finished: it emits nothing more
+    }
+  }
+
+  /** Counts a chunk of whole events the log took. */
+  logged(chunk) {
+    if (chunk.byteLength === 0) return;
+    this.#head = lastIdOf(chunk);
+    this.#bytes += chunk.byteLength;
+    this.#ids.push(this.#head);
+    this.#ends.push(this.#bytes);
+    // A chunk whose successor is a window behind is needed no more: a cursor before it is over.
+    const { events, bytes } = this.#window;
+    const [ids, ends] = [this.#ids, this.#ends];
+    while (this.#first + 1 < ids.length - 1 && (ends[this.#first + 1] <= this.#bytes - bytes || ids[this.#first + 1] <= this.#head - events)) this.#first++;
+    if (this.#first > 1024 && this.#first * 2 > ids.length) {
+      this.#ids = ids.slice(this.#first);
+      this.#ends = ends.slice(this.#first);
+      this.#first = 0;
+    }
+  }
+
+  /** Whether the log is more than the window ahead of `cursor`. */
+  #over(cursor) {
+    if (this.#head - cursor > this.#window.events) return true;
+    // The bytes after the last chunk logged wholly at or before `cursor` (a cursor inside a
+    // chunk counts the chunk unread); before the first chunk kept: more than the window.
+    let [lo, hi] = [this.#first, this.#ids.length - 1];
+    if (cursor < this.#ids[lo]) return true;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#ids[mid] <= cursor) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.#bytes - this.#ends[lo] > this.#window.bytes;
+  }
+
+  /**
+   * Resolves once no live reader is over the window (those stalled past `stallMs` aside), or
+   * when `signal` aborts (the run is stopping: its terminal event must be logged at once), or
+   * when the agent emitted IGNORES_READY events meanwhile.
+   */
+  async wait(signal) {
+    const from = this.#emitted();
+    while (!this.#ignored) {
+      if (this.#emitted() - from > IGNORES_READY) this.#ignored = true;
+      const now = Date.now();
+      let next = Infinity;
+      for (const reader of this.readers) {
+        if (!this.#over(reader.cursor)) continue;
+        if (reader.heldSince === 0) reader.heldSince = now;
+        const until = reader.heldSince + this.#stallMs - now;
+        if (until > 0) next = Math.min(next, until);
+      }
+      if (next === Infinity || signal.aborted || this.#ignored) return;
+      // A tick every POLL_MS to look at the agent. workerd: no wake from a reader's request.
+      await new Promise((resolve) => {
+        const timer = setTimeout(this.#wake = () => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", this.#wake);
+          resolve();
+        }, Math.min(next, POLL_MS));
+        signal.addEventListener("abort", this.#wake, { once: true });
+      });
+      this.#wake = null;
+    }
+  }
+
+  /** `iterable` (a store's read of the run after `after`) as a live reader: its cursor paces the log. */
+  async *follow(iterable, after) {
+    const reader = { cursor: after, heldSince: 0 };
+    this.readers.add(reader);
+    try {
+      for await (const chunk of iterable) {
+        yield chunk; // taken: what the store keeps before it no longer matters to this reader
+        if (chunk.byteLength > 0) reader.cursor = lastIdOf(chunk);
+        reader.heldSince = 0;
+        if (!IN_WORKERD) this.#wake?.();
+      }
+    } finally {
+      this.readers.delete(reader);
+      if (!IN_WORKERD) this.#wake?.();
+    }
+  }
+}
+
+/** The id of the last event of `chunk` (whole events `id: N\n…\n\n`). */
+function lastIdOf(chunk) {
+  for (let at = chunk.lastIndexOf(10, chunk.length - 3); at > 0; at = chunk.lastIndexOf(10, at - 1)) {
+    if (chunk[at - 1] === 10) return idAt(chunk, at + 1);
+  }
+  return idAt(chunk, 0);
 }
 
 /** `iterable` with `map` applied to each chunk. */

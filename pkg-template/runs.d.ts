@@ -118,6 +118,12 @@ export interface RunStore {
   onCancel(id: string, stop: () => void): void;
   /** The runs going, for abandonment checks. */
   running(): Promise<Array<{ id: string; readers: number; lastRead: number }>>;
+  /**
+   * What a run's log keeps at most. AgentApp paces a run's log to half of it ahead of its
+   * slowest live reader on the instance running it (an agent awaiting `rb.ready()` then waits
+   * for that reader); a store that does not tell is taken to keep the defaults.
+   */
+  readonly limits?: { maxEvents: number; maxBytes: number };
 }
 
 /** Options of {@link MemoryRunStore}: the common ones. */

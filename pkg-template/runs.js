@@ -147,6 +147,11 @@ export class MemoryRunStore {
     this.#o = readStoreOptions("MemoryRunStore", options);
   }
 
+  /** What a run's log keeps at most (`maxEvents`, `maxBytes`): readers within it never lose an event. */
+  get limits() {
+    return { maxEvents: this.#o.maxEvents, maxBytes: this.#o.maxBytes };
+  }
+
   /**
    * Registers a new run: `RUN_EXISTS` when its id is taken, `SESSION_BUSY` (with `exclusive`)
    * while another run of its session is going, `TOO_MANY_RUNS` when `maxRuns` runs are going.
