@@ -126,7 +126,7 @@ async function pipe(body, res, signal, report) {
         res.cork();
         setImmediate(uncork);
       }
-      if (!res.write(value) && !res.destroyed) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value) && !res.destroyed) await drained(res);
     }
   } catch (e) {
     if (!signal.aborted) report(e);
@@ -135,6 +135,19 @@ async function pipe(body, res, signal, report) {
     release();
     res.end();
   }
+}
+
+/** Resolves on `res`'s "drain" or "close", whichever comes first; neither listener stays behind. */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 /** The request body as a ReadableStream that pulls from `req` (paused while nobody reads). */

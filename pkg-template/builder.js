@@ -202,9 +202,13 @@ export class ResponseBuilder {
       waiters = [];
       for (const w of pending) error === undefined ? w.resolve() : w.reject(error);
     };
-    run.ready = () => controller.desiredSize - pendingBytes > 0
-      ? Promise.resolve()
-      : new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    const finished = () => agentwireError("FINISHED", "The run has ended; stop producing.");
+    run.ready = () => {
+      if (closed) return Promise.reject(finished());
+      return controller.desiredSize - pendingBytes > 0
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    };
     // Frames emitted in one synchronous burst (between the producer's awaits) leave as one chunk,
     // at the end of the burst: fewer, larger chunks for every stage after (a reader, a socket).
     let pending = [];
@@ -232,6 +236,8 @@ export class ResponseBuilder {
       if (closed) return;
       closed = true;
       controller.close();
+      // A producer waiting in ready() when the run ended from outside (canceled) is told so.
+      settle(finished());
     };
     const end = () => {
       flush();
@@ -250,7 +256,8 @@ export class ResponseBuilder {
         thrown = error;
       }
       if (canceled) return;
-      if (threw) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
+      // A producer stopped by the end of its run (FINISHED from ready() or an emit) did no wrong.
+      if (threw && !(closed && thrown?.code === "FINISHED")) report(onError, thrown, "stream(): produce threw; the stream ends with a failed event (AGENT_ERROR)");
       try {
         if (run.inst.lost) throw lostError(run.inst.cause); // nothing more can be emitted
         if (!rb.finished) {

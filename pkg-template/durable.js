@@ -50,6 +50,11 @@ export class DurableObjectRunStore {
     this.#memory = new MemoryRunStore(common);
   }
 
+  /** The per-run caps (`{maxEvents, maxBytes}`): how far a run may get ahead of its readers. */
+  get limits() {
+    return this.#memory.limits;
+  }
+
   /** Registers a run this object runs; with a session, takes the session from its object. */
   async start(run) {
     const { id, protocol, session, principal, exclusive, meta } = readRun(NAME, run);

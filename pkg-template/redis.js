@@ -67,6 +67,11 @@ export class RedisRunStore {
     this.#owner = Array.from(bits, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
+  /** What a run's log keeps at most (`maxEvents`, `maxBytes`): readers within it never lose an event. */
+  get limits() {
+    return { maxEvents: this.#o.maxEvents, maxBytes: this.#o.maxBytes };
+  }
+
   /** Registers a run run by this instance, and takes its lease. */
   async start(run) {
     const { id, protocol, session, principal, exclusive, meta } = readRun(NAME, run);
