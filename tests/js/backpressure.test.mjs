@@ -6,7 +6,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
-import { AgentApp, MemoryRunStore } from "agentwire";
+import { AgentApp, MemoryRunStore, ResponseBuilder } from "agentwire";
 import { listen } from "./http-helpers.mjs";
 
 const DELTAS = 20_000;
@@ -220,4 +220,38 @@ test("a cancel while the log waits for a stalled reader ends the run at once, it
     server.close();
     await app.close();
   }
+});
+
+test("a producer waiting in ready() when its run is canceled from outside is told FINISHED and returns", async () => {
+  let builder;
+  let returned = false;
+  let seen;
+  const stream = ResponseBuilder.stream(async (rb) => {
+    builder = rb;
+    const text = rb.message().content("text");
+    try {
+      for (;;) {
+        text.delta("x".repeat(4096));
+        await rb.ready();
+      }
+    } catch (e) {
+      seen = e.code;
+    }
+    returned = true;
+  }, { protocol: "agent-api", highWaterMark: 1024 });
+  const reader = stream.getReader();
+  await reader.read(); // starts the producer, which soon waits: nobody reads on
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  builder.canceled();
+  // Nothing read meanwhile: the producer is still in ready() when the stream closes.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(seen, "FINISHED");
+  assert.equal(returned, true, "the producer returned");
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  assert.match(text, /"status":"canceled"/);
 });
