@@ -116,7 +116,11 @@ suite_deno() {
   # AgentApp under Deno.serve on 127.0.0.1.
   (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
-    --allow-net=127.0.0.1 tests/deno-app.mjs)
+    --allow-net=127.0.0.1 tests/deno-app.mjs) &&
+  # RedisRunStore under Deno.serve through a Redis outage (the test starts and kills redis-server).
+  (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
+    run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
+    --allow-net=127.0.0.1 --allow-run=redis-server tests/deno-redis-outage.mjs)
 }
 
 suite_workerd() {

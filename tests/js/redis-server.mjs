@@ -1,4 +1,4 @@
-// A real redis-server on 127.0.0.1 for the tests: a free port, no persistence, stopped after.
+// A real redis-server on 127.0.0.1 for the tests: a free port, no persistence (unless asked), stopped after.
 // For outage tests it can be killed and started again on the same port (`restart`), paused
 // and resumed (SIGSTOP / SIGCONT: a Redis that takes no answer), and sent commands directly
 // (`command`, e.g. CONFIG SET maxmemory) over a connection of its own.
@@ -13,9 +13,9 @@ async function freePort() {
   return port;
 }
 
-/** Starts a redis-server on `port`; resolves with its child process once it accepts connections. */
-async function spawnRedis(port) {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+/** Starts a redis-server on `port` (`extra`: more arguments); resolves with its child process once it accepts connections. */
+async function spawnRedis(port, extra = []) {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extra], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -42,7 +42,8 @@ function kill(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", resolve);
-    child.kill("SIGCONT");
+    // SIGKILL ends a paused (SIGSTOP) process too; nothing before it: Deno's child_process
+    // takes a process sent any signal as killed, and sends no second one.
     child.kill("SIGKILL");
   });
 }
@@ -54,24 +55,27 @@ function resp(args) {
 
 /**
  * Starts `redis-server` (Debian's, installed by scripts/setup.sh): `{url, port, stop(),
- * restart(), pause(), resume(), command(...args)}`.
+ * restart(), pause(), resume(), command(...args)}`. With `persist`, every write is kept (fsync'd
+ * each time) in an append-only directory of that name, which redis-server makes in the current
+ * directory (the throwaway test project), so the data outlives a kill and a start.
  */
-export async function startRedis() {
+export async function startRedis({ persist = null } = {}) {
   const port = await freePort();
-  let child = await spawnRedis(port);
+  const extra = persist === null ? [] : ["--appendonly", "yes", "--appenddirname", `${persist}-${port}`, "--appendfsync", "always"];
+  let child = await spawnRedis(port, extra);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     /** Kills the server (its data is lost). */
     kill: () => kill(child),
-    /** Starts it again on the same port (empty: no persistence). */
+    /** Starts it again on the same port (empty, unless `persist` kept its data). */
     start: async () => {
-      child = await spawnRedis(port);
+      child = await spawnRedis(port, extra);
     },
     /** Kills it and starts it again on the same port. */
     restart: async () => {
       await kill(child);
-      child = await spawnRedis(port);
+      child = await spawnRedis(port, extra);
     },
     /** Stops the process (SIGSTOP): connections stay open, nothing is answered. */
     pause: () => child.kill("SIGSTOP"),
