@@ -237,7 +237,7 @@ export class ResponseBuilder {
       closed = true;
       controller.close();
       // A producer waiting in ready() when the run ended from outside (canceled) is told so.
-      settle(finished());
+      if (waiters.length > 0) settle(finished());
     };
     const end = () => {
       flush();
