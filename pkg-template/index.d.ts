@@ -55,6 +55,8 @@ export type {
   ToolType,
 } from "./builder.js";
 export type {
+  AbortSignalLike,
+  ConnectError,
   ConnectInit,
   ConnectOptions,
   ReconnectUpdate,

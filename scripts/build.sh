@@ -97,7 +97,7 @@ for variant in full lite; do
   install_if_changed "$OUT/$variant/$CRATE.d.ts" "$dest/$CRATE.d.ts"
   install_if_changed "$OUT/$variant/${CRATE}_bg.wasm" "$dest/${CRATE}_bg.wasm"
 done
-for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts connect.js instance.js values.js; do
+for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts connect.js connect-types.d.ts instance.js values.js; do
   install_if_changed "pkg-template/$f" "$PKG/lite/$f"
 done
 for f in pkg-template/lite/*; do install_if_changed "$f" "$PKG/lite/$(basename "$f")"; done

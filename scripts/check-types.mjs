@@ -33,7 +33,7 @@ const ts = createRequire(join(root, "package.json"))("typescript");
  */
 const OPTIONS = [
   { dts: "assembler.d.ts", name: "StreamAssemblerOptions", code: [{ rust: "src/wasm/options.rs", fn: "assembler_options" }] },
-  { dts: "assembler.d.ts", name: "ConnectOptions", own: true, code: [{ js: "connect.js", destructure: "readConnectOptions" }] },
+  { dts: "connect-types.d.ts", name: "ConnectOptions", own: true, code: [{ js: "connect.js", destructure: "readConnectOptions" }] },
   { dts: "builder.d.ts", name: "ResponseBuilderOptions", code: [{ rust: "src/wasm/options.rs", fn: "builder_options" }] },
   { dts: "builder.d.ts", name: "MessageOptions", code: [{ rust: "src/wasm/options.rs", fn: "message_options" }] },
   { dts: "builder.d.ts", name: "CompletedOptions", code: [{ rust: "src/wasm/options.rs", fn: "complete_options" }] },

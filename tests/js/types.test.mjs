@@ -55,8 +55,8 @@ const DRIFTS = [
     /lite\/index\.js exports StreamAssembler; lite\/index\.d\.ts does not declare it as a value/],
   ["an option key the code accepts, undeclared (JS)", (d) => replaceIn(`${d}/pkg-template/store-options.js`, "export const STORE_DEFAULTS = Object.freeze({", "export const STORE_DEFAULTS = Object.freeze({ sweepMs: 1,"),
     /MemoryRunStoreOptions \(runs\.d\.ts\): the code accepts sweepMs, not declared/],
-  ["an option key declared, not accepted (JS)", (d) => replaceIn(`${d}/pkg-template/assembler.d.ts`, "  resume?: boolean;", "  resume?: boolean;\n  jitter?: boolean;"),
-    /ConnectOptions \(assembler\.d\.ts\): jitter is declared, the code does not accept it/],
+  ["an option key declared, not accepted (JS)", (d) => replaceIn(`${d}/pkg-template/connect-types.d.ts`, "  resume?: boolean;", "  resume?: boolean;\n  jitter?: boolean;"),
+    /ConnectOptions \(connect-types\.d\.ts\): jitter is declared, the code does not accept it/],
   ["an option key the core accepts, undeclared (Rust)", (d) => replaceIn(`${d}/src/wasm/options.rs`, '"omitNulls",', '"omitNulls",\n            "compact",'),
     /ResponseBuilderOptions \(builder\.d\.ts\): the code accepts compact, not declared/],
 ];
