@@ -54,13 +54,21 @@ function events() {
 
 /** How each stream is framed and written: `frame(json)` → wire text; `write(res, bytes)`. */
 const STREAMS = {
-  // Every byte its own write, with a pause now and then so they leave as separate packets.
+  // Every byte its own write, with a pause now and then so they leave as separate packets; the
+  // first dozen multi-byte characters are cut after their lead byte by a longer pause, so that a
+  // busy browser, which reads what arrived in one go, still gets chunks that end inside one.
   "one-byte": {
     frame: (json) => `data: ${json}\n\n`,
     async write(res, bytes) {
+      let cuts = 12;
       for (let i = 0; i < bytes.length; i++) {
         res.write(bytes.subarray(i, i + 1));
-        if (i % 16 === 0) await sleep(1);
+        if (cuts > 0 && bytes[i] >= 0xc0) {
+          cuts--;
+          await sleep(25);
+        } else if (i % 16 === 0) {
+          await sleep(1);
+        }
       }
     },
   },
