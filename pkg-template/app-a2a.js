@@ -4,14 +4,16 @@
 import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
-import { MAX_ID_LENGTH, checkEchoed, checkRunId, randomId } from "./app-protocols.js";
+import { MAX_ID_LENGTH, checkEchoed, checkRunId, isRunId, randomId } from "./app-protocols.js";
 
 /** The push-notification methods (not supported). */
 const PUSH_METHODS = new Set(["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
   "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig"]);
 
 /** The methods that name an existing task (the run of `params.id`). */
-export const TASK_METHODS = new Set(["GetTask", "CancelTask", "SubscribeToTask"]);
+const TASK_METHODS = new Set(["GetTask", "CancelTask", "SubscribeToTask"]);
+/** The methods that start a task (a run). */
+const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage"]);
 
 /** Reads a JSON-RPC call: `{call}` or `{error}` (an answer), the id's length checked. */
 export function readCall(bytes, a2aVersion) {
@@ -24,10 +26,16 @@ export function readCall(bytes, a2aVersion) {
   return read;
 }
 
-/** The id of the run a call makes or names (`null` when none), for routing to a run's object. */
-export function runIdOfCall(rpc) {
-  if (rpc.method === "SendMessage" || rpc.method === "SendStreamingMessage") return rpc.request.id ?? randomId("task_");
-  return TASK_METHODS.has(rpc.method) ? rpc.taskId : null;
+/**
+ * The run a call starts (`{id, starts: true}`: the client's task id, checked, or a new one) or
+ * names (`{id, starts: false}`), for routing to a run's object; `null` when none (a call on no
+ * task, or a task id no run can have: answered without a run).
+ */
+export function runOfCall(rpc) {
+  if (SEND_METHODS.has(rpc.method)) {
+    return { id: rpc.request.id == null ? randomId("task_") : checkRunId(rpc.request.id, "message.taskId"), starts: true };
+  }
+  return TASK_METHODS.has(rpc.method) && isRunId(rpc.taskId) ? { id: rpc.taskId, starts: false } : null;
 }
 
 /**
@@ -49,7 +57,7 @@ export async function answerA2a(server, request, context) {
     const options = { id: rpc.id ?? null, version: rpc.version, kind, historyLength: historyLength ?? undefined };
     return jsonText(call("a2aAnswer", await server.runs.wholeLog(key), JSON.stringify(options)));
   };
-  if (rpc.method === "SendMessage" || rpc.method === "SendStreamingMessage") return send(server, request, rpc, protocol, context, answer, errorOf);
+  if (SEND_METHODS.has(rpc.method)) return send(server, request, rpc, protocol, context, answer, errorOf);
   if (PUSH_METHODS.has(rpc.method)) return errorOf("PUSH_NOTIFICATION_NOT_SUPPORTED", "Push notifications are not supported.");
   if (rpc.method === "GetExtendedAgentCard") return errorOf("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "No extended agent card is configured.");
   if (!TASK_METHODS.has(rpc.method)) return errorOf("UNSUPPORTED_OPERATION", `${rpc.method} is not supported.`);

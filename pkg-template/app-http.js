@@ -6,7 +6,7 @@ import { concatBytes } from "./values.js";
 
 const JSON_TYPE = "application/json";
 /** The headers of every streamed answer. */
-export const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 /** How long a rest left unread is discarded before the connection is given up (ms). */
 const DISCARD_MS = 2000;
 

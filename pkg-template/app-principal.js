@@ -5,7 +5,7 @@
 // serialising objects (a class with private fields, a Map, would name everyone alike).
 
 /** The longest identity `authorize` may return (a key, not a document). */
-export const MAX_PRINCIPAL_LENGTH = 1024;
+const MAX_PRINCIPAL_LENGTH = 1024;
 
 /** An owner a front instance passed to a run's object (already a key). */
 export class OwnerKey {

@@ -17,11 +17,16 @@ export function randomId(prefix) {
 }
 
 /**
- * Checks a client-chosen run or task id: 1 to MAX_ID_LENGTH visible ASCII characters (it goes
- * in a header, `x-agentwire-run-id`, and in the run's URL). 400 naming `field` otherwise.
+ * Whether `id` can be a run's id: 1 to MAX_ID_LENGTH visible ASCII characters (it goes in a
+ * header, `x-agentwire-run-id`, and in the run's URL).
  */
+export function isRunId(id) {
+  return typeof id === "string" && id.length > 0 && id.length <= MAX_ID_LENGTH && /^[\x21-\x7e]+$/.test(id);
+}
+
+/** Checks a client-chosen run or task id (`isRunId`): 400 naming `field` otherwise. */
 export function checkRunId(id, field) {
-  if (typeof id !== "string" || id.length === 0 || id.length > MAX_ID_LENGTH || !/^[\x21-\x7e]+$/.test(id)) {
+  if (!isRunId(id)) {
     throw new HttpError("INVALID_REQUEST", `${field} must be 1 to ${MAX_ID_LENGTH} visible ASCII characters.`, field);
   }
   return id;

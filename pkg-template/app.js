@@ -11,8 +11,8 @@ import {
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager, RunRefusal } from "./app-runs.js";
-import { FRONT_ENDS, checkRunId, mapRequest, runOf } from "./app-protocols.js";
-import { TASK_METHODS, answerA2a, readCall, runIdOfCall } from "./app-a2a.js";
+import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
+import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { ForwardedStarts, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
 
@@ -233,23 +233,19 @@ export class AgentApp {
     const key = Object.keys(FRONT_ENDS).find((k) => paths[k] === url.pathname && this.#o.protocols[k]);
     if (request.method !== "POST" || (!key && (url.pathname !== paths.a2a || !this.#o.protocols.a2a))) return null;
     const body = await this.#body(request);
-    let id = null;
-    let starts = false;
+    let target;
     if (key) {
-      id = runOf(FRONT_ENDS[key], mapRequest(FRONT_ENDS[key], body)).id;
-      starts = true;
+      target = { id: runOf(FRONT_ENDS[key], mapRequest(FRONT_ENDS[key], body)).id, starts: true };
     } else {
       const { call: rpc } = readCall(body, request.headers.get("a2a-version"));
-      id = rpc ? runIdOfCall(rpc) : null;
-      if (id !== null && !TASK_METHODS.has(rpc.method) && rpc.request.id != null) checkRunId(id, "message.taskId");
-      if (id !== null && TASK_METHODS.has(rpc.method) && !/^[\x21-\x7e]{1,256}$/.test(id)) id = null;
-      starts = id !== null && !TASK_METHODS.has(rpc.method);
+      target = rpc ? runOfCall(rpc) : null;
     }
-    if (id === null) {
+    if (target === null) {
       // Answered here (an A2A call on no task, a task id no run can have): from the bytes read.
       const again = new Request(request.url, { method: "POST", headers: request.headers, body });
       return this.#route(url).get("POST")(again, context);
     }
+    const { id, starts } = target;
     if (!starts) return forward(namespace, request, { id, principal, body });
     // Each run counts only itself in its object: the caps on running runs are kept here, a
     // place held until the run's answer ends.
