@@ -90,12 +90,8 @@ export async function answerA2a(server, request, context) {
 /** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
 async function send(server, request, rpc, protocol, context, answer, errorOf) {
   const agentRequest = rpc.request;
-  const taskId = context.runId ?? (agentRequest.id == null ? randomId("task_") : checkRunId(agentRequest.id, "message.taskId"));
+  const taskId = context.runId ?? runOfCall(rpc).id;
   checkEchoed(agentRequest.session_id, "message.contextId");
-  const existing = await server.own(taskId, context.principal, null, true);
-  if (existing) {
-    return errorOf("UNSUPPORTED_OPERATION", existing.status === "running" ? `Task ${taskId} is still running.` : `Task ${taskId} has ended.`);
-  }
   const contextId = agentRequest.session_id ?? randomId("ctx_");
   agentRequest.id = taskId;
   agentRequest.session_id = contextId;
@@ -106,15 +102,14 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
       builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
     }, context);
   } catch (e) {
+    // A task id the caller used before (running or ended), or a busy context.
     if (e instanceof HttpError && (e.code === "SESSION_BUSY" || e.code === "RUN_EXISTS")) return errorOf("UNSUPPORTED_OPERATION", e.message);
     throw e;
   }
   if (rpc.streaming) return sseResponse(await server.stream(key, -1), taskId);
   if (rpc.returnImmediately) {
     // Answer with the task as soon as it exists; the run goes on.
-    const { iterable, onCancel } = await server.runs.reader(key, -1);
-    for await (const _ of iterable) break;
-    onCancel();
+    await server.runs.started(key);
   } else {
     await server.runs.ended(key, request.signal);
   }

@@ -85,43 +85,6 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
   };
 }
 
-/**
- * The runs a front instance forwarded to their objects and that still run, per principal key:
- * with Durable Objects each run counts only itself in its object, so the caps on running runs
- * are kept where the starts pass. A start holds its place until its answer ends.
- */
-export class ForwardedStarts {
-  #counts = new Map();
-  #total = 0;
-  #perOwner;
-  #all;
-
-  constructor({ maxRunningPerPrincipal, maxRunning }) {
-    this.#perOwner = maxRunningPerPrincipal;
-    this.#all = maxRunning;
-  }
-
-  /** A place for a run of `owner` (a release function), or the reason there is none. */
-  take(owner) {
-    const count = this.#counts.get(owner) ?? 0;
-    if (this.#total >= this.#all) return { refused: "The server runs as many runs as it takes; try again later." };
-    if (count >= this.#perOwner) return { refused: `At most ${this.#perOwner} runs may go at once; wait for one to end.` };
-    this.#counts.set(owner, count + 1);
-    this.#total++;
-    let held = true;
-    return {
-      release: () => {
-        if (!held) return;
-        held = false;
-        this.#total--;
-        const left = (this.#counts.get(owner) ?? 1) - 1;
-        if (left > 0) this.#counts.set(owner, left);
-        else this.#counts.delete(owner);
-      },
-    };
-  }
-}
-
 /** `response` as it is, calling `release` once its body ended, failed or was canceled. */
 export function releasingAtEnd(response, release) {
   if (!response.body) {

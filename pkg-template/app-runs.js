@@ -11,16 +11,8 @@ import { STORE_DEFAULTS } from "./store-options.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { IN_WORKERD, POLL_MS, RunLog } from "./runs.js";
+import { RunCaps } from "./app-caps.js";
 import { DEFAULT_LIMITS } from "./app-options.js";
-
-/** A refusal of the run manager: `code` is an HttpError code, `retryAfter` seconds if any. */
-export class RunRefusal extends Error {
-  constructor(code, message, retryAfter = undefined) {
-    super(message);
-    this.code = code;
-    this.retryAfter = retryAfter;
-  }
-}
 
 /**
  * Runs of one app instance: `agent`, `store` and the `runs` options (app-options.js);
@@ -32,7 +24,7 @@ export class RunManager {
   #o;
   #report;
   #live = new Map();
-  #perOwner = new Map();
+  #caps;
   #sweeper = null;
 
   constructor({ agent, runs, report }) {
@@ -40,6 +32,7 @@ export class RunManager {
     this.#store = runs.store;
     this.#o = runs;
     this.#report = report;
+    this.#caps = new RunCaps(runs);
   }
 
   /** The store runs are logged in. */
@@ -55,15 +48,7 @@ export class RunManager {
    * Resolves once the run started, with `{done}`, which resolves when it ended.
    */
   async start({ id, protocol, session, owner, agentRequest, builderOptions, meta, context }) {
-    const count = this.#perOwner.get(owner) ?? 0;
-    if (this.#live.size >= this.#o.maxRunning) {
-      throw new RunRefusal("TOO_MANY_RUNS", "The server runs as many runs as it takes; try again later.", 5);
-    }
-    if (count >= this.#o.maxRunningPerPrincipal) {
-      throw new RunRefusal("TOO_MANY_RUNS", `At most ${this.#o.maxRunningPerPrincipal} runs may go at once; wait for one to end.`, 1);
-    }
-    // Counted before the store is asked, so concurrent starts cannot pass the cap together.
-    this.#perOwner.set(owner, count + 1);
+    const release = this.#caps.take(owner);
     try {
       // The builder's options go with the run: any instance can then write its terminal event
       // should the instance running it go away (RUN_LOST).
@@ -72,7 +57,7 @@ export class RunManager {
         meta: { ...meta, builder: builderOptions },
       });
     } catch (e) {
-      this.#release(owner);
+      release();
       throw e;
     }
     const report = (error) => this.#report(error, context);
@@ -106,7 +91,7 @@ export class RunManager {
       live.over = true;
       ownerTimer?.end();
       this.#live.delete(id);
-      this.#release(owner);
+      release();
     });
     this.#live.set(id, live);
     context?.ctx?.waitUntil?.(live.done);
@@ -140,12 +125,6 @@ export class RunManager {
   #sweepEvery() {
     const { abandonAfterMs } = this.#o;
     return abandonAfterMs > 0 ? Math.max(50, Math.min(1000, abandonAfterMs / 4)) : 0;
-  }
-
-  #release(owner) {
-    const left = (this.#perOwner.get(owner) ?? 1) - 1;
-    if (left > 0) this.#perOwner.set(owner, left);
-    else this.#perOwner.delete(owner);
   }
 
   /**
@@ -194,6 +173,19 @@ export class RunManager {
   /** Asks whoever runs `id` to stop it. */
   async cancel(id) {
     return this.#store.cancel(id);
+  }
+
+  /**
+   * Resolves once run `id` logged its first event (or ended): the caller waits, it does not
+   * read (it is no reader that could go away, whatever `cancelOnDisconnect` says).
+   */
+  async started(id) {
+    const gone = new AbortController();
+    try {
+      for await (const _ of await this.#store.read(id, -1, gone.signal)) break;
+    } finally {
+      gone.abort();
+    }
   }
 
   /**

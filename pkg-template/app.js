@@ -10,11 +10,12 @@ import {
   HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, readBody, requestUrl, sseResponse, streamOf, withCors,
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
-import { RunManager, RunRefusal } from "./app-runs.js";
+import { RunManager } from "./app-runs.js";
+import { RunCaps } from "./app-caps.js";
 import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
-import { ForwardedStarts, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
+import { durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
 
 /** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
 const INSIDE_OBJECT = Symbol("agentwire: inside a Durable Object");
@@ -249,13 +250,12 @@ export class AgentApp {
     if (!starts) return forward(namespace, request, { id, principal, body });
     // Each run counts only itself in its object: the caps on running runs are kept here, a
     // place held until the run's answer ends.
-    this.#forwarded ??= new ForwardedStarts(this.#o.runs);
-    const place = this.#forwarded.take(principalKey(principal));
-    if (place.refused) throw new RunRefusal("TOO_MANY_RUNS", place.refused, 1);
+    this.#forwarded ??= new RunCaps(this.#o.runs);
+    const release = this.#forwarded.take(principalKey(principal));
     try {
-      return releasingAtEnd(await forward(namespace, request, { id, principal, body }), place.release);
+      return releasingAtEnd(await forward(namespace, request, { id, principal, body }), release);
     } catch (e) {
-      place.release();
+      release();
       throw e;
     }
   }

@@ -287,3 +287,29 @@ test("A2A SubscribeToTask: the subscriber's JSON-RPC id is data ($' and a$$b com
     assert.ok(resubscribed.length < 2 * original.length + 4096, `${resubscribed.length} bytes for a ${original.length}-byte run`);
   }
 });
+
+test("A2A: a send answered at once (returnImmediately) is no reader that leaves: cancelOnDisconnect does not cancel its task", async () => {
+  const app = new AgentApp({
+    runs: { cancelOnDisconnect: true },
+    agent: async (request, rb) => {
+      const text = rb.message().content("text");
+      text.delta("first ");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      text.delta("second");
+    },
+  });
+  const a2a = (body) => app.fetch(new Request("http://app/a2a", {
+    method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify(body),
+  }));
+  const sent = await (await a2a({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {
+    message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] }, configuration: { returnImmediately: true },
+  } })).json();
+  const taskId = sent.result.task.id;
+  let state;
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    state = (await (await a2a({ jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: taskId } })).json()).result.status.state;
+    if (state !== "TASK_STATE_WORKING" && state !== "TASK_STATE_SUBMITTED") break;
+  }
+  assert.equal(state, "TASK_STATE_COMPLETED");
+});
