@@ -3,7 +3,7 @@
 // after free() or cancel, the guard of every call into wasm (instance.js), delivery of every
 // emitted frame to a ReadableStream, and the async statics fromText() and stream().
 import { failure, instance, lostError } from "./instance.js";
-import { agentwireError, concatBytes, errorInfoText, objectText, optionsText } from "./values.js";
+import { agentwireError, concatBytes, errorInfoText, messageOf, objectText, optionsText } from "./values.js";
 import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
 
@@ -261,7 +261,7 @@ export class ResponseBuilder {
       try {
         if (run.inst.lost) throw lostError(run.inst.cause); // nothing more can be emitted
         if (!rb.finished) {
-          if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown) });
+          if (threw) rb.failed({ code: "AGENT_ERROR", message: messageOf(thrown, "The agent threw a value without a message.") });
           else rb.completed({ closeOpen: true });
         }
       } catch (e) {
@@ -341,16 +341,6 @@ function tokenIterator(tokens) {
     if (typeof tokens[Symbol.iterator] === "function") return tokens[Symbol.iterator]();
   }
   throw agentwireError("INVALID_OPTION", "fromText expects an iterable or async iterable of strings");
-}
-
-/** The message of anything thrown: an error's, a value's text, or a fixed one for values with neither. */
-function messageOf(error) {
-  try {
-    if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
-    return String(error);
-  } catch {
-    return "The agent threw a value without a message.";
-  }
 }
 
 function report(onError, error, what) {

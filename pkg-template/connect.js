@@ -1,7 +1,7 @@
 // StreamAssembler.connect: fetch a run and assemble it, resuming after a dropped connection
 // (AgentApp's resume routes, or any SSE server that honours Last-Event-ID), with stop() (the
 // run's cancel route) apart from abort() (this reader only).
-import { AgentwireError, agentwireError, concatBytes } from "./values.js";
+import { AgentwireError, agentwireError, concatBytes, messageOf } from "./values.js";
 import { call, hasExport } from "./instance.js";
 
 const DEFAULTS = { resume: true, maxAttempts: 5, backoffMs: 250, maxBackoffMs: 10_000 };
@@ -103,14 +103,6 @@ function isEventStream(contentType) {
 function lost(error) {
   if (error instanceof AgentwireError) return error;
   return agentwireError("CONNECTION_LOST", `the connection failed: ${messageOf(error)}`, undefined, error);
-}
-
-function messageOf(error) {
-  try {
-    return String(error?.message ?? error);
-  } catch {
-    return "an exception";
-  }
 }
 
 const sleep = (ms, signal) => new Promise((resolve) => {

@@ -184,7 +184,7 @@ export class DurableObjectRunStore {
     if (!meta || this.#stored.has(id)) return;
     const list = await this.#storage.list({ prefix: `log:${id}:` });
     const slices = [...list].map(([key, value]) => ({ key, last: value.last, bytes: value.bytes }));
-    const events = splitEvents(concatBytes(slices.map((s) => new Uint8Array(s.bytes))), new Uint8Array(0)).events
+    const events = splitEvents(concatBytes(slices.map((s) => new Uint8Array(s.bytes))))
       .filter((e) => e.id >= meta.first);
     // Known only once the memory store took it (it may refuse: TOO_MANY_RUNS), not half-loaded.
     await this.#memory.start({ id, protocol: meta.protocol, session: meta.session, principal: meta.principal, meta: meta.meta, exclusive: false });

@@ -329,9 +329,12 @@ export class MemoryRunStore {
   /** Runs going, for abandonment checks: `[{id, readers, lastRead}]`. */
   async running() {
     const now = this.#o.now();
-    // workerd never ends a reader whose request was canceled: one that stopped polling is gone.
-    const readers = (r) => (IN_WORKERD && r.readers > 0 && !(now - r.polledAt < STALE_MS) ? 0 : r.readers);
-    return Array.from(this.#running, (r) => ({ id: r.id, readers: readers(r), lastRead: Math.max(r.lastRead, IN_WORKERD && r.polledAt < now - STALE_MS ? r.polledAt : 0) }));
+    // workerd never ends a reader whose request was canceled: one that stopped polling is gone,
+    // and was last read when it last polled.
+    return Array.from(this.#running, (r) => {
+      const stale = IN_WORKERD && r.readers > 0 && now - r.polledAt >= STALE_MS;
+      return { id: r.id, readers: stale ? 0 : r.readers, lastRead: stale ? Math.max(r.lastRead, r.polledAt) : r.lastRead };
+    });
   }
 
   #wake(run) {
@@ -394,6 +397,10 @@ function firstOf(map) {
 
 /** Events a run may have waiting for its store before the run waits for the store. */
 const LOG_QUEUE = 1024;
+/** Bytes likewise. */
+const LOG_QUEUE_BYTES = 4 * 1024 * 1024;
+/** The most bytes one append to a remote store carries (unless one event is larger). */
+const LOG_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append at
@@ -407,6 +414,7 @@ export class RunLog {
   #id;
   #queued = []; // segments, and their events:
   #queuedEvents = 0;
+  #queuedBytes = 0;
   #pending = null;
   #draining = false;
   #carry = new Uint8Array(0);
@@ -423,6 +431,7 @@ export class RunLog {
 
   /** Queues the events of `chunk` and starts an append unless one is in flight. */
   add(chunk) {
+    if (this.failure) return undefined;
     const carry = this.#carry;
     const frames = carry.length ? undefined : chunkFrames.get(chunk);
     if (frames) chunkFrames.delete(chunk); // the store may keep the chunk: not its frames
@@ -430,14 +439,15 @@ export class RunLog {
     const ends = new Uint32Array(frames ? framedEnds(data, frames) : eventEnds(data, Math.max(0, carry.length - 1), data.length, []));
     const size = ends.length ? ends[ends.length - 1] : 0;
     this.#carry = data.subarray(size);
-    if (size === 0 || this.failure) return undefined;
+    if (size === 0) return undefined;
     // A copy when the events are a small part of a larger buffer, which a kept segment would hold.
     let bytes = size === data.length ? data : data.subarray(0, size);
     if (bytes.buffer.byteLength > 2 * size + 64) bytes = bytes.slice();
     this.#queued.push({ first: idAt(bytes, 0), bytes, ends });
     this.#queuedEvents += ends.length;
+    this.#queuedBytes += size;
     if (!this.#draining) this.#pending = this.#drain();
-    return this.#queuedEvents > LOG_QUEUE ? this.#pending : undefined;
+    return this.#queuedEvents > LOG_QUEUE || this.#queuedBytes > LOG_QUEUE_BYTES ? this.#pending : undefined;
   }
 
   /** Waits until every queued event is appended (or an append failed): the failure, or `null`. */
@@ -447,6 +457,20 @@ export class RunLog {
     return this.failure;
   }
 
+  /**
+   * Appends `events` to a remote store in appends of at most LOG_BATCH_BYTES (a larger event
+   * alone), so that each command stays small enough to be answered within the store's deadline.
+   */
+  async #appendRemote(events) {
+    for (let start = 0; start < events.length;) {
+      let end = start + 1;
+      let bytes = events[start].bytes.byteLength;
+      while (end < events.length && bytes + events[end].bytes.byteLength <= LOG_BATCH_BYTES) bytes += events[end++].bytes.byteLength;
+      await this.#store.append(this.#id, events.slice(start, end));
+      start = end;
+    }
+  }
+
   async #drain() {
     this.#draining = true;
     try {
@@ -454,7 +478,8 @@ export class RunLog {
         const batch = this.#queued;
         this.#queued = [];
         this.#queuedEvents = 0;
-        if (this.#remote) await this.#store.append(this.#id, eventsOf(batch));
+        this.#queuedBytes = 0;
+        if (this.#remote) await this.#appendRemote(eventsOf(batch));
         else await this.#store[APPEND_SEGMENTS](this.#id, batch);
       }
     } catch (e) {

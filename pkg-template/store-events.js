@@ -1,7 +1,6 @@
 // Cutting a run's log into its events: SSE events written with ids (`id: N\n…\n\n`), as the
 // builder writes them, found by their blank lines or by the builder's frames. What the stores
 // and RunLog share; reading only (every byte is the core's).
-import { concatBytes } from "./values.js";
 
 /** The events (`{id, bytes}`, views) of segments. */
 export function eventsOf(segments) {
@@ -36,16 +35,10 @@ export function framedEnds(data, frames) {
   return ends;
 }
 
-/**
- * Splits SSE events written with ids (`id: N\n…\n\n`) into `{id, bytes}`. `carry` is what the
- * previous chunk left of an unfinished event (never, for a builder's chunks: each holds whole
- * events); the search for the blank line starts where it could.
- */
-export function splitEvents(bytes, carry) {
-  const data = carry.length ? concatBytes([carry, bytes]) : bytes;
-  const ends = eventEnds(data, Math.max(0, carry.length - 1), data.length, []);
-  const events = ends.map((end, i) => data.subarray(i ? ends[i - 1] : 0, end)).map((e) => ({ id: idAt(e, 0), bytes: e }));
-  return { events, carry: data.subarray(ends.length ? ends[ends.length - 1] : 0) };
+/** The whole SSE events written with ids (`id: N\n…\n\n`) of `data`, as `{id, bytes}` views. */
+export function splitEvents(data) {
+  const ends = eventEnds(data, 0, data.length, []);
+  return eventsOf([{ first: ends.length ? idAt(data, 0) : 0, bytes: data, ends }]);
 }
 
 /** The number after `id: ` on the first line of the event at `at`. */

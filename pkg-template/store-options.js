@@ -40,7 +40,7 @@ export function readStoreOptions(store, options, extra = {}) {
     let reason;
     if (key === "now") {
       if (typeof value !== "function") reason = "must be a function returning ms since the epoch";
-    } else if (key in STORE_DEFAULTS) {
+    } else if (Object.hasOwn(STORE_DEFAULTS, key)) {
       reason = key === "retentionMs" ? duration(value) : count(value);
     } else if (Object.hasOwn(extra, key)) {
       reason = extra[key].check(value);

@@ -3,7 +3,7 @@
 // ReadableStream of the target protocol's bytes; cancelling it cancels the body.
 import { chunks } from "./assembler.js";
 import { failure, instance, lostError, release } from "./instance.js";
-import { agentwireError, chunkOf, ERROR_NAME, optionsText } from "./values.js";
+import { agentwireError, chunkOf, ERROR_NAME, messageOf, optionsText } from "./values.js";
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 
@@ -118,16 +118,6 @@ function concat(a, b) {
   out.set(a);
   out.set(b, a.length);
   return out;
-}
-
-/** The message of a thrown value, read without letting it throw. */
-function messageOf(error) {
-  try {
-    if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
-    return String(error);
-  } catch {
-    return "an exception";
-  }
 }
 
 export function translate(body, options) {

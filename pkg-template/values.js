@@ -123,6 +123,19 @@ function finish(text) {
 }
 
 /** A description of what reading a value threw, for a message (never throws itself). */
+/**
+ * The message of anything thrown: an error's `message`, a value's text, or `fallback` for a
+ * value with neither (a null-prototype object, a throwing getter or `toString`).
+ */
+export function messageOf(error, fallback = "an exception") {
+  try {
+    if (error !== null && typeof error === "object" && typeof error.message === "string") return error.message;
+    return String(error);
+  } catch {
+    return fallback;
+  }
+}
+
 function describe(error) {
   try {
     if (error instanceof Error) return `${error.name}: ${error.message}`;

@@ -63,3 +63,36 @@ test("a run's log holds every event under its id, bursts mixing one- and several
   }
   await app.close();
 });
+
+test("a slow store gets what waits in appends of at most 1 MiB (a larger event alone), nothing lost", async () => {
+  const batches = [];
+  class Slow extends MemoryRunStore {
+    async append(id, events) {
+      batches.push({ bytes: events.reduce((n, e) => n + e.bytes.byteLength, 0), events: events.length });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return super.append(id, events);
+    }
+  }
+  const store = new Slow();
+  const delta = "d".repeat(2048);
+  const app = new AgentApp({
+    runs: { store },
+    agent: (request, rb) => {
+      const text = rb.message().content("text");
+      for (let i = 0; i < 4000; i++) text.delta(delta); // 8 MiB at once: the store is far behind
+      text.delta("z".repeat(3 * 1024 * 1024)); // one event larger than a batch
+    },
+  });
+  const r = await app.fetch(new Request("http://app/process", {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] }),
+  }));
+  let text = "";
+  for await (const chunk of chunks(r.body)) text += decoder.decode(chunk, { stream: true });
+  const events = text.split("\n\n").filter(Boolean);
+  assert.deepEqual(events.map(idOf), events.map((_, i) => i), "every event, in order");
+  assert.ok(batches.length > 8, `${batches.length} appends`);
+  // Over 1 MiB only alone: the 3 MiB delta, and the final events that repeat the whole text.
+  const over = batches.filter((b) => b.bytes > 1024 * 1024);
+  assert.ok(over.length >= 2 && over.every((b) => b.events === 1), `batches over 1 MiB: ${JSON.stringify(over)}`);
+});
