@@ -484,3 +484,9 @@ test("a reader slower than the caps gets RUN_GONE, not a stream with a hole", as
   await store.append("r", events(5, 20));
   await assert.rejects(reader.next(), (e) => e.code === "RUN_GONE");
 });
+
+test("store options are the store's own keys: an inherited name (toString, constructor) is refused", () => {
+  for (const key of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+    assert.throws(() => new MemoryRunStore(JSON.parse(`{"${key}": 5}`)), (e) => e.code === "INVALID_OPTION" && e.field === key, key);
+  }
+});
