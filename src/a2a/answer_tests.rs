@@ -45,33 +45,51 @@ fn rebound(log: &str, from: Value, to: Value) -> String {
     String::from_utf8(rebind_id(log.as_bytes(), &from, &to)).unwrap()
 }
 
-fn folded(log: &[u8]) -> TaskFold {
-    let mut fold = TaskFold::new();
-    fold.push(log).unwrap();
-    fold.finish().unwrap();
-    fold
-}
-
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
 }
 
+/// The task of a completed "Hello" run as each version of the A2A specification writes it:
+/// 1.0's `TASK_STATE_*` states and bare text parts, 0.3's `kind`s and lowercase states.
+fn check_task(task: &Value, version: A2aVersion) {
+    assert_eq!(task["id"], "task_1");
+    assert_eq!(task["contextId"], "ctx_1");
+    let text: String = task["artifacts"][0]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "Hello");
+    match version {
+        A2aVersion::V1_0 => {
+            assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
+            assert!(task.get("kind").is_none());
+        }
+        _ => {
+            assert_eq!(task["kind"], "task");
+            assert_eq!(task["status"]["state"], "completed");
+            assert_eq!(task["artifacts"][0]["parts"][0]["kind"], "text");
+        }
+    }
+}
+
 #[test]
-fn the_answers_are_the_fold_s_results_with_the_request_s_id() {
+fn the_answers_are_json_rpc_results_with_the_request_s_id() {
     for version in [A2aVersion::V1_0, A2aVersion::V0_3] {
         let log = whole(version, json!("stream-id")).into_bytes();
-        let fold = folded(&log);
         for id in [json!(7), json!("$'$&$1"), Value::Null, json!("é\"\n")] {
-            let task = task_answer(&log, &id, version, TaskAnswer::Task, None).unwrap();
-            assert_eq!(task, rpc_result(&id, &fold.task_result(None).unwrap()));
-            let send = task_answer(&log, &id, version, TaskAnswer::Send, Some(0)).unwrap();
-            assert_eq!(
-                send,
-                rpc_result(&id, &fold.send_message_result(version, Some(0)).unwrap())
-            );
-            let answer = parse(&send);
-            assert_eq!(answer["id"], id);
-            assert_eq!(answer["jsonrpc"], "2.0");
+            let task = parse(&task_answer(&log, &id, version, TaskAnswer::Task, None).unwrap());
+            assert_eq!((&task["jsonrpc"], &task["id"]), (&json!("2.0"), &id));
+            check_task(&task["result"], version);
+            let send = parse(&task_answer(&log, &id, version, TaskAnswer::Send, Some(0)).unwrap());
+            assert_eq!((&send["jsonrpc"], &send["id"]), (&json!("2.0"), &id));
+            // SendMessage answers 1.0 with `{"task": …}` (a SendMessageResponse), 0.3 with the task.
+            let sent = match version {
+                A2aVersion::V1_0 => &send["result"]["task"],
+                _ => &send["result"],
+            };
+            check_task(sent, version);
         }
         let send = parse(&task_answer(&log, &json!(1), version, TaskAnswer::Send, None).unwrap());
         let task = match version {
@@ -131,11 +149,18 @@ fn the_subscribe_head_is_the_task_so_far_and_the_cursor_its_last_event() {
         assert!(!data.contains('\n'));
         let head = parse(data);
         assert_eq!(head["id"], "sub");
-        let task = folded(&log).task_result(None).unwrap();
-        match version {
-            A2aVersion::V1_0 => assert_eq!(head["result"], json!({ "task": task })),
-            _ => assert_eq!(head["result"], task),
-        }
+        // 1.0 streams StreamResponse objects (`{"task": …}`), 0.3 the task itself: working, "Hel".
+        let task = match version {
+            A2aVersion::V1_0 => &head["result"]["task"],
+            _ => &head["result"],
+        };
+        assert_eq!(task["id"], "task_1");
+        let state = match version {
+            A2aVersion::V1_0 => "TASK_STATE_WORKING",
+            _ => "working",
+        };
+        assert_eq!(task["status"]["state"], state);
+        assert_eq!(task["artifacts"][0]["parts"][0]["text"], "Hel");
     }
     let (frame, cursor) = subscribe_head(b"", &json!(1), A2aVersion::V0_3).unwrap();
     assert_eq!(cursor, -1);

@@ -138,6 +138,12 @@ mod lost {
                 "{protocol:?}"
             );
         }
+        // AG-UI's RUN_ERROR as the protocol defines it: its type, message and code.
+        let event = lost_run_event(options(Protocol::AgUi), 5, b"").unwrap();
+        let error = data(std::str::from_utf8(&event).unwrap());
+        assert_eq!(error["type"], "RUN_ERROR");
+        assert_eq!(error["message"], RUN_LOST_MESSAGE);
+        assert_eq!(error["code"], "RUN_LOST");
         // The builder's options are the run's: the A2A JSON-RPC id, the ids of the run.
         let event = lost_run_event(options(Protocol::A2a), 0, b"").unwrap();
         let data = data(std::str::from_utf8(&event).unwrap());
