@@ -889,22 +889,22 @@ pub struct StreamingSend {
 /// (`SendStreamingMessage`, or 0.3's `message/stream`), `None` for anything else (not JSON,
 /// nested deeper than the limit, another method).
 pub fn streaming_send(body: &str) -> Option<StreamingSend> {
-    if crate::depth::text_depth(body) > crate::depth::MAX_DEPTH {
-        return None;
-    }
+    // serde_json refuses nesting deeper than its recursion limit: no unbounded recursion here.
     let Ok(Value::Object(call)) = serde_json::from_str::<Value>(body) else {
         return None;
     };
     if call.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return None;
     }
-    let (resume, cancel) = match call.get("method").and_then(Value::as_str)? {
-        "SendStreamingMessage" => ("SubscribeToTask", "CancelTask"),
-        "message/stream" => ("tasks/resubscribe", "tasks/cancel"),
-        _ => return None,
+    let name = call.get("method").and_then(Value::as_str)?;
+    let (A2aMethod::SendStreamingMessage, version) = A2aMethod::from_name(name)? else {
+        return None;
     };
-    let id = call.get("id").cloned().unwrap_or(Value::Null);
-    Some(StreamingSend { id, resume, cancel })
+    Some(StreamingSend {
+        id: call.get("id").cloned().unwrap_or(Value::Null),
+        resume: A2aMethod::SubscribeToTask.name(version)?,
+        cancel: A2aMethod::CancelTask.name(version)?,
+    })
 }
 
 #[cfg(test)]
