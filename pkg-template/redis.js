@@ -14,6 +14,8 @@ import {
   duration, notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, storeUnavailable, tooManyRuns,
 } from "./store-options.js";
 
+/** How often a reader of a running run tells Redis it still reads (ms): not on every batch. */
+const TOUCH_MS = 100;
 const NAME = "RedisRunStore";
 
 /** RedisRunStore's own options (the common ones are in store-options.js). */
@@ -148,6 +150,14 @@ export class RedisRunStore {
 
   async *#follow(id, after, batch, waker, signal) {
     let cursor = after;
+    // When this reader last told Redis it reads (TOUCH, for abandonment): at most every TOUCH_MS.
+    let touched = this.#o.now();
+    const range = async () => {
+      const now = this.#o.now();
+      const touch = now - touched >= TOUCH_MS;
+      if (touch) touched = now;
+      return this.#range(id, cursor, true, touch);
+    };
     try {
       for (;;) {
         if (signal?.aborted) return;
@@ -157,7 +167,7 @@ export class RedisRunStore {
           yield new TextEncoder().encode(batch.events.join(""));
           // An ended run's batch runs to its last event: the reader is done (whatever is
           // forgotten meanwhile), but for RUN_LOST.
-          batch = batch.status === "running" ? await this.#range(id, cursor, true) : { ...batch, events: [] };
+          batch = batch.status === "running" ? await range() : { ...batch, events: [] };
           continue;
         }
         if (batch.status === "lost") throw runLost(id, batch.next);
@@ -165,7 +175,7 @@ export class RedisRunStore {
         waker ??= await this.#wake(id);
         await waker.wait(this.#o.pollMs, signal);
         if (signal?.aborted) return;
-        batch = await this.#range(id, cursor, true);
+        batch = await range();
       }
     } finally {
       waker?.close();
@@ -296,7 +306,7 @@ export class RedisRunStore {
    * Events of `id` after `after`: `{status, first, next, events}`; rejects with RUN_GONE,
    * NOT_FOUND (RUN_GONE too when `reading`: the run was known when its reader began).
    */
-  async #range(id, after, reading = false) {
+  async #range(id, after, reading = false, touch = true) {
     let out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
     if (out[0] === "lapsed") {
       // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
@@ -309,7 +319,7 @@ export class RedisRunStore {
       const first = Number(out[1]);
       throw first < 0 ? runGone(id) : runGone(id, first, after + 1);
     }
-    if (out[0] === "running") {
+    if (out[0] === "running" && touch) {
       // For abandonment checks; best-effort (a full Redis must not fail the read).
       this.#script("TOUCH", [id, this.#o.now()]).catch(() => {});
     }
