@@ -27,10 +27,13 @@ export function eventEnds(data, at, limit, ends) {
  */
 export function framedEnds(data, frames) {
   const ends = [];
+  let id = idAt(data, 0); // of the frame at `start`: each frame's first id is read once
   frames.forEach((end, i) => {
     const start = i ? frames[i - 1] : 0;
-    if (i + 1 < frames.length && idAt(data, end) === idAt(data, start) + 1) ends.push(end);
+    const next = i + 1 < frames.length ? idAt(data, end) : -1;
+    if (next === id + 1) ends.push(end);
     else eventEnds(data, start, end, ends);
+    id = next;
   });
   return ends;
 }
