@@ -48,14 +48,11 @@ export async function answerA2a(server, request, context) {
   if (error) return json(error);
   const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
   const errorOf = (reason, message) => json(a2aError(reason, message, { id: rpc.id, version: rpc.version }));
-  const answer = async (key, kind, historyLength = undefined) => {
-    const run = await server.runs.store.get(key);
-    if (run && run.first > 0) {
-      // Part of the log was dropped (the run outgrew the store's caps): no whole task to give.
-      return errorOf(-32603, `Task ${rpc.taskId ?? run.id} is larger than the server keeps; it cannot be answered whole.`);
-    }
+  const answer = async (key, taskId, kind, historyLength = undefined) => {
+    const log = await server.runs.wholeLog(key);
+    if (log === null) return errorOf(-32603, `Task ${taskId} is larger than the server keeps; it cannot be answered whole.`);
     const options = { id: rpc.id ?? null, version: rpc.version, kind, historyLength: historyLength ?? undefined };
-    return jsonText(call("a2aAnswer", await server.runs.wholeLog(key), JSON.stringify(options)));
+    return jsonText(call("a2aAnswer", log, JSON.stringify(options)));
   };
   if (SEND_METHODS.has(rpc.method)) return send(server, request, rpc, protocol, context, answer, errorOf);
   if (PUSH_METHODS.has(rpc.method)) return errorOf("PUSH_NOTIFICATION_NOT_SUPPORTED", "Push notifications are not supported.");
@@ -64,12 +61,12 @@ export async function answerA2a(server, request, context) {
   const run = await server.own(rpc.taskId, context.principal, protocol);
   if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
   const { key } = run;
-  if (rpc.method === "GetTask") return answer(key, "task", rpc.historyLength);
+  if (rpc.method === "GetTask") return answer(key, rpc.taskId, "task", rpc.historyLength);
   if (rpc.method === "CancelTask") {
     if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
     await server.runs.cancel(key);
     await server.runs.ended(key);
-    return answer(key, "task");
+    return answer(key, rpc.taskId, "task");
   }
   // SubscribeToTask: the events carry the subscriber's JSON-RPC id, not the sender's.
   const from = JSON.stringify(run.meta?.rpcId ?? null);
@@ -113,5 +110,5 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
   } else {
     await server.runs.ended(key, request.signal);
   }
-  return answer(key, "send", rpc.historyLength);
+  return answer(key, taskId, "send", rpc.historyLength);
 }

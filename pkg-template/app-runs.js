@@ -326,16 +326,20 @@ export class RunManager {
 
   /** Run `id`'s log, with its `RUN_LOST` terminal event when its instance went away. */
   async wholeLog(id) {
-    const log = await this.#store.log(id);
     const run = await this.#store.get(id);
+    // Part of the log was dropped (the run outgrew the store's caps): no whole answer to give.
+    if (run && run.first > 0) return null;
+    const log = await this.#store.log(id);
     return run?.status === "lost" ? concatBytes([log, await this.#lostEvent(run, log)]) : log;
   }
 
   /** The OpenAI Responses `response` object of run `id` as its log stands. */
   async responseSoFar(id) {
+    const log = await this.wholeLog(id);
+    if (log === null) return null;
     const asm = new StreamAssembler({ protocol: "openai-responses" });
     try {
-      asm.push(await this.wholeLog(id));
+      asm.push(log);
       const { outcome: _outcome, warnings: _warnings, ...response } = asm.snapshot();
       return response;
     } finally {

@@ -70,7 +70,8 @@ export class AgentApp {
       this.#runRoutes.push({ base: paths[key], protocol: FRONT_ENDS[key].protocol });
     }
     if (protocols.a2a) {
-      this.#add(paths.a2a, "POST", (r, c) => answerA2a(this.#server, r, c));
+      const server = this.#a2aServer();
+      this.#add(paths.a2a, "POST", (r, c) => answerA2a(server, r, c));
       this.#add(paths.agentCard, "GET", (r, c) => this.#card(c.url));
     }
     this.#add(paths.health, "GET", () => json({ status: "healthy", mode: "fetch", runner: "ready" }));
@@ -268,8 +269,8 @@ export class AgentApp {
     return readBody(request, this.#o.maxBodyBytes);
   }
 
-  /** What the A2A front end needs of the app. */
-  get #server() {
+  /** What the A2A front end needs of the app (made once). */
+  #a2aServer() {
     return {
       runs: this.#runs,
       body: (request) => this.#body(request),
@@ -334,9 +335,9 @@ export class AgentApp {
 
   /** The Responses `response` of run `key`; 410 when the log no longer holds all of it. */
   async #responseOf(key) {
-    const run = await this.#runs.store.get(key);
-    if (run && run.first > 0) throw new HttpError("RUN_GONE", "The run is larger than the server keeps; its response cannot be given whole.");
-    return this.#runs.responseSoFar(key);
+    const response = await this.#runs.responseSoFar(key);
+    if (response === null) throw new HttpError("RUN_GONE", "The run is larger than the server keeps; its response cannot be given whole.");
+    return response;
   }
 
   /** `GET <route>/<id>`: resume after `Last-Event-ID` / `starting_after`; Responses: the response so far. */

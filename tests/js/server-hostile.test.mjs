@@ -6,7 +6,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { AgentApp, StreamAssembler } from "agentwire";
+import { AgentApp, MemoryRunStore, StreamAssembler } from "agentwire";
 import { listen, post } from "./http-helpers.mjs";
 import { raw } from "./raw-socket.mjs";
 import { weatherAgent } from "./scripted-agent.mjs";
@@ -323,4 +323,28 @@ test("A2A: a send answered at once (returnImmediately) is no reader that leaves:
     if (state !== "TASK_STATE_WORKING" && state !== "TASK_STATE_SUBMITTED") break;
   }
   assert.equal(state, "TASK_STATE_COMPLETED");
+});
+
+test("a run whose log outgrew the store's caps is not answered as if whole: A2A a JSON-RPC error, Responses 410", async () => {
+  const app = new AgentApp({
+    runs: { store: new MemoryRunStore({ maxEvents: 5 }) },
+    agent: (request, rb) => {
+      const text = rb.message().content("text");
+      for (let i = 0; i < 20; i++) text.delta(`w${i} `);
+    },
+  });
+  const post = (path, body, headers = {}) => app.fetch(new Request(`http://app${path}`, {
+    method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body),
+  }));
+  const a2a = { "a2a-version": "1.0" };
+  const sent = await (await post("/a2a", { jsonrpc: "2.0", id: 1, method: "SendMessage", params: {
+    message: { messageId: "m", role: "ROLE_USER", taskId: "capped-1", parts: [{ text: "hi" }] } } }, a2a)).json();
+  assert.equal(sent.result, undefined, JSON.stringify(sent).slice(0, 200));
+  assert.equal(sent.error.code, -32603);
+  assert.match(sent.error.message, /Task capped-1 is larger than the server keeps/);
+  const got = await (await post("/a2a", { jsonrpc: "2.0", id: 2, method: "GetTask", params: { id: "capped-1" } }, a2a)).json();
+  assert.equal(got.error.code, -32603);
+  const response = await post("/compatible-mode/v1/responses", { model: "m", input: "hi" });
+  assert.equal(response.status, 410);
+  assert.equal((await response.json()).error.code, "RUN_GONE");
 });
