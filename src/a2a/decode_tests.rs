@@ -77,3 +77,23 @@ data: {"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"taskId":"t","contextI
     assert_eq!(asm.outcome().as_str(), "completed");
     assert_eq!(texts(&asm.snapshot()), ["Hello"]);
 }
+
+#[test]
+fn events_after_a_settled_task_change_nothing() {
+    // A completed task, then a late artifact append and a status update to failed: the answer
+    // stays the completed task's, and the late events are reported, not applied.
+    let stream = concat!(
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[{"text":"Hello"}]}]}}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"artifactUpdate":{"taskId":"t","contextId":"c","artifact":{"artifactId":"a","parts":[{"text":" again"}]},"append":true}}}"#,
+        "\n\n",
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_FAILED"}}}}"#,
+        "\n\n",
+    );
+    let asm = assemble(Protocol::A2a, stream);
+    assert_eq!(asm.outcome().as_str(), "completed");
+    let snapshot = asm.snapshot();
+    assert_eq!(texts(&snapshot), ["Hello"]);
+    let warnings = snapshot["warnings"].to_string();
+    assert!(warnings.contains("EVENT_AFTER_END"), "{warnings}");
+}
