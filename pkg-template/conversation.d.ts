@@ -64,7 +64,8 @@ export function nextTurn(
  * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI
  * encoding of the same run: text and refusal parts joined into `content`, reasoning as a
  * `reasoning` message, a tool call as an assistant message with `toolCalls`, its output as a
- * `tool` message. Parts AG-UI messages cannot hold (images, files) are left out.
+ * `tool` message; a message without an id gets a fresh one (AG-UI requires ids). Parts AG-UI
+ * messages cannot hold (images, files) are left out.
  */
 export function toAgUiMessages(messages: readonly AgentApiInput[]): AgUiMessage[];
 
@@ -73,3 +74,30 @@ export function toAgUiMessages(messages: readonly AgentApiInput[]): AgUiMessage[
  * `RunAgentInput`'s messages (tool calls and tool results included).
  */
 export function fromAgUiMessages(messages: readonly AgUiMessage[]): AgentRequest["input"];
+
+/**
+ * Agent API messages as OpenAI Responses `input` items: messages with their parts
+ * (`input_text`, `input_image`, `input_file`, `input_audio` from users and systems;
+ * `output_text` and `refusal` from the assistant), reasoning summaries, function and custom tool
+ * calls and their outputs. Data parts and other message types are left out.
+ */
+export function toResponsesInput(messages: readonly AgentApiInput[]): OpenAIResponsesInputItem[];
+
+/** OpenAI Responses `input` (or output) items as Agent API messages, as a Responses `create` request's `input` is read. */
+export function fromResponsesInput(messages: readonly OpenAIResponsesInputItem[]): AgentRequest["input"];
+
+/** The history forms {@link convertHistory} reads (`a2a`: an A2A run's snapshot `output`, Agent API messages). */
+export type HistoryFrom = "agent-api" | "a2a" | "a2a-0.3" | "ag-ui" | "openai-responses";
+/** The history forms {@link convertHistory} writes (an A2A server keeps its history itself). */
+export type HistoryTo = "agent-api" | "ag-ui" | "openai-responses";
+
+/**
+ * A conversation's messages in another protocol's history form, through the Agent API: `from`
+ * names what `messages` are, `to` the form returned.
+ */
+export function convertHistory(messages: readonly AgentApiInput[], options: { from: "agent-api" | "a2a" | "a2a-0.3"; to: "ag-ui" }): AgUiMessage[];
+export function convertHistory(messages: readonly AgUiMessage[], options: { from: "ag-ui"; to: "ag-ui" }): AgUiMessage[];
+export function convertHistory(messages: readonly OpenAIResponsesInputItem[], options: { from: "openai-responses"; to: "ag-ui" }): AgUiMessage[];
+export function convertHistory(messages: readonly unknown[], options: { from: HistoryFrom; to: "openai-responses" }): OpenAIResponsesInputItem[];
+export function convertHistory(messages: readonly unknown[], options: { from: HistoryFrom; to: "agent-api" }): AgentApiInput[];
+export function convertHistory(messages: readonly unknown[], options: { from: HistoryFrom; to: HistoryTo }): AgentApiInput[] | AgUiMessage[] | OpenAIResponsesInputItem[];

@@ -1,12 +1,10 @@
 // Multi-turn chats: the next request's history from a finished run's snapshot, for each
-// protocol, and messages converted between the Agent API and AG-UI. Plain data in, plain data
+// protocol, and histories converted between the protocols (the core's mappings). Plain data in, plain data
 // out (nothing to free).
 import { call } from "./instance.js";
 import { agentwireError, ERROR_NAME, optionsText } from "./values.js";
 
 const PROTOCOLS = ["agent-api", "ag-ui", "openai-responses", "a2a", "a2a-0.3"];
-const CALL_TYPES = new Set(["function_call", "plugin_call", "mcp_call"]);
-const OUTPUT_TYPES = new Set(["function_call_output", "plugin_call_output", "mcp_call_output"]);
 
 /** Runs `fn`; an exception from reading the caller's values becomes INVALID_OPTION (cause kept). */
 function reading(what, fn) {
@@ -20,12 +18,6 @@ function reading(what, fn) {
 
 function newId(prefix) {
   return `${prefix}${globalThis.crypto.randomUUID()}`;
-}
-
-/** A JSON value as AG-UI carries it in a string field: a string as is, anything else as JSON. */
-function asText(value) {
-  if (value === undefined || value === null) return "";
-  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 function userText(user, what) {
@@ -90,54 +82,68 @@ function next(protocol, { history = [], snapshot, user }) {
   }
 }
 
-function textOfParts(content) {
-  return (content ?? [])
-    .filter((c) => c?.type === "text" || c?.type === "refusal")
-    .map((c) => (c.type === "text" ? c.text : c.refusal) ?? "");
-}
-
-function dataOf(content) {
-  return (content ?? []).find((c) => c?.type === "data")?.data ?? null;
+/**
+ * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI
+ * encoding of the same messages (the core's mapping): text and refusal parts joined into
+ * `content` (roles other than `user` and `system` are `assistant`), reasoning as a `reasoning`
+ * message, a tool call as an assistant message holding it in `toolCalls`, a tool output as a
+ * `tool` message; a message without an id gets a fresh one. Parts AG-UI messages cannot hold
+ * (images, files, data in a text message) are left out, as are other types.
+ */
+export function toAgUiMessages(messages) {
+  return reading("toAgUiMessages", () => call("agUiMessages", historyText(messages, "toAgUiMessages")));
 }
 
 /**
- * Agent API messages as AG-UI messages, as `@ag-ui/client` holds them after agentwire's AG-UI
- * encoding of the same messages: text and refusal parts joined into `content` (roles other than
- * `user` and `system` are `assistant`), reasoning as a `reasoning` message, a tool call as an
- * assistant message holding it in `toolCalls`, a tool output as a `tool` message. Parts AG-UI
- * messages cannot hold (images, files, data in a text message) are left out, as are other types.
+ * Agent API messages as OpenAI Responses `input` items (the core's mapping): messages with
+ * their parts, reasoning summaries, function and custom tool calls and their outputs.
  */
-export function toAgUiMessages(messages) {
-  return reading("toAgUiMessages", () => toAgUi(messages));
+export function toResponsesInput(messages) {
+  return reading("toResponsesInput", () => call("responsesInput", historyText(messages, "toResponsesInput")));
 }
 
-function toAgUi(messages) {
-  if (!Array.isArray(messages)) throw agentwireError("INVALID_OPTION", "toAgUiMessages expects an array of messages");
-  const out = [];
-  for (const m of messages) {
-    if (m === null || typeof m !== "object") continue;
-    const type = m.type ?? "message";
-    if (type === "message" || type === "error" || type === "reasoning") {
-      const texts = textOfParts(m.content);
-      if (texts.length === 0) continue;
-      const role = type === "reasoning" ? "reasoning" : m.role === "user" || m.role === "system" ? m.role : "assistant";
-      out.push({ id: m.id, role, content: texts.join("") });
-    } else if (CALL_TYPES.has(type)) {
-      const data = dataOf(m.content);
-      if (data === null) continue;
-      const name = typeof data.name === "string" ? data.name : "";
-      const callId = typeof data.call_id === "string" && data.call_id !== "" ? data.call_id : m.id;
-      out.push({
-        id: m.id, role: "assistant",
-        toolCalls: [{ id: callId, type: "function", function: { name, arguments: asText(data.arguments) } }],
-      });
-    } else if (OUTPUT_TYPES.has(type)) {
-      const data = dataOf(m.content);
-      if (data === null) continue;
-      out.push({ id: m.id, role: "tool", toolCallId: asText(data.call_id), content: asText(data.output) });
-    }
+/** OpenAI Responses `input` (or output) items as Agent API messages, as a Responses `create` request's `input` is read. */
+export function fromResponsesInput(items) {
+  if (!Array.isArray(items)) throw agentwireError("INVALID_OPTION", "fromResponsesInput expects an array of items");
+  return call("responsesRequest", optionsText({ input: items }, "fromResponsesInput")).input;
+}
+
+function historyText(messages, what) {
+  if (!Array.isArray(messages)) throw agentwireError("INVALID_OPTION", `${what} expects an array of messages`);
+  return optionsText(messages, what);
+}
+
+const HISTORY_FROM = ["agent-api", "a2a", "a2a-0.3", "ag-ui", "openai-responses"];
+const HISTORY_TO = ["agent-api", "ag-ui", "openai-responses"];
+
+/**
+ * A conversation's messages in another protocol's history form: `from` names what `messages`
+ * are (`agent-api`: an Agent API `input` or a snapshot's `output`, `a2a` the same from an A2A
+ * run's snapshot; `ag-ui`: AG-UI messages; `openai-responses`: Responses input or output items),
+ * `to` the form to return. Through the Agent API, with the core's mappings.
+ */
+export function convertHistory(messages, options) {
+  const { from, to } = options ?? {};
+  if (!HISTORY_FROM.includes(from)) {
+    throw agentwireError("INVALID_OPTION", `convertHistory: from must be one of ${HISTORY_FROM.join(", ")}`, "from");
   }
-  return out;
+  if (to === "a2a" || to === "a2a-0.3") {
+    throw agentwireError("INVALID_OPTION", "convertHistory: an A2A server keeps a context's history itself; send the next message in the context with nextTurn(\"a2a\", { snapshot, user })", "to");
+  }
+  if (!HISTORY_TO.includes(to)) {
+    throw agentwireError("INVALID_OPTION", `convertHistory: to must be one of ${HISTORY_TO.join(", ")}`, "to");
+  }
+  const agentApi = from === "ag-ui" ? fromAgUiMessages(messages)
+    : from === "openai-responses" ? fromResponsesInput(messages)
+      : historyArray(messages);
+  if (to === "ag-ui") return toAgUiMessages(agentApi);
+  if (to === "openai-responses") return toResponsesInput(agentApi);
+  return agentApi;
+}
+
+function historyArray(messages) {
+  if (!Array.isArray(messages)) throw agentwireError("INVALID_OPTION", "convertHistory expects an array of messages");
+  return messages;
 }
 
 /**

@@ -17,7 +17,7 @@ export { Translator, translate } from "./translate.js";
 export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from "./translate.js";
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
-export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
+export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
@@ -37,7 +37,7 @@ export type {
   A2aTaskFold,
   A2aVersion,
 } from "./a2a.js";
-export type { A2aUserMessage, AgentApiInput, AgentApiInputMessage, OpenAIResponsesInputItem, Turn } from "./conversation.js";
+export type { A2aUserMessage, AgentApiInput, AgentApiInputMessage, HistoryFrom, HistoryTo, OpenAIResponsesInputItem, Turn } from "./conversation.js";
 export type {
   CompletedOptions,
   ContentType,

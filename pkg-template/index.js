@@ -7,7 +7,7 @@ export { AgentwireError } from "./values.js";
 export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
-export { fromAgUiMessages, nextTurn, toAgUiMessages } from "./conversation.js";
+export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";

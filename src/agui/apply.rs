@@ -491,6 +491,12 @@ impl Store {
                 }
                 changes.run = true;
             }
+            // A message part AG-UI has no event for, as agentwire's encoder carries it.
+            Event::Custom(e) if e.name == super::CONTENT_EVENT_NAME => {
+                if let Some(part) = carried_part(e.value) {
+                    changes.parts.push(part);
+                }
+            }
             // Subscriber notifications only.
             Event::Raw(_)
             | Event::Custom(_)
@@ -884,4 +890,13 @@ fn content_too_deep(content: &crate::protocol::JsonMap) -> bool {
     content
         .values()
         .any(|v| crate::depth::value_depth(v) >= crate::MAX_DEPTH)
+}
+
+/// The part of a `CUSTOM` `agent-api.content` event (`{msg_id, index, type, …}`): its message
+/// id, its index and the part itself; `None` for a value without them.
+fn carried_part(value: Value) -> Option<(String, usize, Value)> {
+    let message_id = value.get("msg_id")?.as_str()?.to_owned();
+    let index = usize::try_from(value.get("index")?.as_u64()?).ok()?;
+    value.get("type")?.as_str()?;
+    Some((message_id, index, value))
 }

@@ -26,6 +26,9 @@ pub struct Changes {
     pub order: bool,
     /// The state changed.
     pub state: bool,
+    /// Message parts AG-UI has no event for, as agentwire's encoder carries them (`CUSTOM`
+    /// `agent-api.content`): (message id, part index, the part), in order.
+    pub parts: Vec<(String, usize, Value)>,
     /// The events delivered to the reducer, when recording was asked for.
     pub events: Vec<Value>,
     /// Tolerated oddities, with the client's texts.
@@ -75,6 +78,7 @@ impl Changes {
             && self.texts.is_empty()
             && self.arguments.is_empty()
             && self.replaced.is_empty()
+            && self.parts.is_empty()
             && self.events.is_empty()
             && self.warnings.is_empty()
     }
@@ -117,5 +121,14 @@ impl Changes {
     /// Whether message `id` was replaced in this batch.
     pub fn was_replaced(&self, id: &str) -> bool {
         self.at.replaced.contains_key(id)
+    }
+
+    /// Whether message `id` appeared in this batch.
+    pub fn created(&self, id: &str) -> bool {
+        self.at
+            .messages
+            .get(id)
+            .and_then(|&i| self.messages.get(i))
+            .is_some_and(|(_, created)| *created)
     }
 }

@@ -28,6 +28,7 @@ mod content;
 mod encode;
 mod enforce;
 mod event;
+mod history;
 mod input;
 mod message;
 mod outcome;
@@ -44,6 +45,7 @@ pub use content::{upgrade_binary_part, Content, ContentPart, MediaPart, PartSour
 pub use encode::{AgUiEncoder, CONTENT_EVENT_NAME};
 pub use enforce::{enforce_event, parse_event, Enforced};
 pub use event::*;
+pub use history::messages_from_agent_api;
 pub use input::{Context, ResumeEntry, ResumeStatus, RunAgentInput, Tool};
 pub use message::{
     merge_metadata, ActivityMessage, AssistantMessage, FunctionCall, FunctionType, Message,

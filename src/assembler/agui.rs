@@ -262,6 +262,32 @@ impl AgUiFold {
                 });
             }
         }
+        // A message given whole also gives its text and its calls' arguments whole (`replace`),
+        // so that a renderer that reads only `text` and `arguments` updates, as it does for
+        // every other protocol, misses nothing of a message that arrived in one chunk with its
+        // start. (A consumer of `replace` updates sets the same values again.)
+        for id in &changes.replaced {
+            let Some(m) = client.message(id) else {
+                continue;
+            };
+            let created = changes.created(id);
+            if let Some(text) = m.text().filter(|_| !matches!(m, Message::Tool(_))) {
+                if !(created && text.is_empty()) {
+                    out.text(id, 0, text, true);
+                }
+            }
+            for (index, call) in m.tool_calls().iter().enumerate() {
+                let arguments = call.function.arguments.as_str();
+                out.arguments(
+                    id,
+                    index,
+                    Some(&call.id),
+                    Some(&call.function.name),
+                    arguments,
+                    true,
+                );
+            }
+        }
         let replaced = |id: &str| changes.was_replaced(id);
         // A message dropped in this batch (a `MESSAGES_SNAPSHOT` reconciliation, which changes
         // the order) takes its pending appends with it.
@@ -282,6 +308,13 @@ impl AgUiFold {
                     .map(|tc| tc.function.name.as_str());
                 out.arguments(m.id(), index, Some(call_id), name, delta, false);
             }
+        }
+        for (message_id, index, part) in changes.parts {
+            out.other(Update::Content {
+                message_id,
+                index,
+                part,
+            });
         }
         if changes.state {
             out.other(Update::State {
@@ -534,11 +567,27 @@ mod tests {
         );
         let second = asm.push(b).unwrap();
         // The tool call joined m1 in the second batch: one Replace carries the whole message
-        // (its text included), so no separate Text append is reported for m1.
+        // (its text included), and the text and the call's arguments come whole too (`replace`),
+        // never as appends to what the Replace already holds.
         assert!(second.iter().any(
             |u| matches!(u, Update::Replace { message, .. } if message["content"] == "Hello")
         ));
-        assert!(!second.iter().any(|u| matches!(u, Update::Text { .. })));
+        let texts: Vec<_> = second
+            .iter()
+            .filter_map(|u| match u {
+                Update::Text { delta, replace, .. } => Some((delta.as_str(), *replace)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, [("Hello", true)]);
+        let arguments: Vec<_> = second
+            .iter()
+            .filter_map(|u| match u {
+                Update::Arguments { delta, replace, .. } => Some((delta.as_str(), *replace)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(arguments, [("{\"a\":", true)]);
         assert!(second
             .iter()
             .any(|u| matches!(u, Update::State { state } if state == &json!({"n":2}))));
@@ -556,6 +605,49 @@ mod tests {
             json!([{"id":"m1","role":"assistant","content":"Hello","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":"}}]}])
         );
         assert_eq!(snap["state"], json!({"n":2}));
+    }
+
+    /// Text, arguments and media parts reach a renderer that reads `message`, `text`,
+    /// `arguments` and `content` updates (as for every other protocol), whatever the chunking.
+    #[test]
+    fn a_message_started_and_written_in_one_chunk_is_reported_as_text() {
+        let stream = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t1","runId":"r1"}),
+            json!({"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}),
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"You asked"}),
+            json!({"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1"}),
+            json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{}"}),
+            json!({"type":"CUSTOM","name":"agent-api.content","value":{"object":"content","type":"data","index":1,"msg_id":"m1","data":{"a":1}}}),
+            json!({"type":"CUSTOM","name":"other","value":{"msg_id":"m1","index":2,"type":"data"}}),
+        ]);
+        let mut asm = StreamAssembler::new(AssemblerOptions::new());
+        let updates = asm.push(stream.as_bytes()).unwrap();
+        let created = updates
+            .iter()
+            .any(|u| matches!(u, Update::Message { id, created: true, .. } if id == "m1"));
+        assert!(created, "{updates:?}");
+        assert!(updates.iter().any(|u| matches!(u,
+            Update::Text { message_id, delta, .. } if message_id == "m1" && delta == "You asked")));
+        assert!(updates.iter().any(|u| matches!(u,
+            Update::Arguments { message_id, delta, name: Some(n), .. }
+                if message_id == "m1" && delta == "{}" && n == "f")));
+        let contents: Vec<_> = updates
+            .iter()
+            .filter_map(|u| match u {
+                Update::Content {
+                    message_id,
+                    index,
+                    part,
+                } => Some((message_id.as_str(), *index, part["data"].clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(contents, [("m1", 1, json!({"a":1}))]);
+        // A later append is an append.
+        let more = sse(&[json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"!"})]);
+        let updates = asm.push(more.as_bytes()).unwrap();
+        assert!(updates.iter().any(|u| matches!(u,
+            Update::Text { delta, replace: false, .. } if delta == "!")));
     }
 
     #[test]

@@ -161,8 +161,13 @@ impl StreamAssembler {
         let result = self.decoder.finish(|frame| inner.on_frame(frame));
         self.decoder.reset();
         let result = result.and_then(|()| self.inner.settle_end());
+        // The terminal `response` update was reported with the event that ended the run; the
+        // end of input reports one only when it settles the outcome itself (`truncated`).
+        let before = self.inner.outcome();
         self.inner.finished = true;
-        self.inner.batch.response = true;
+        if self.inner.outcome() != before {
+            self.inner.batch.response = true;
+        }
         self.inner.settle(result, sink)
     }
 

@@ -39,12 +39,14 @@
 
 mod decode;
 mod encode;
+mod history;
 mod request;
 #[cfg(feature = "full")]
 mod snapshot;
 
 pub use decode::ResponsesDecoder;
 pub use encode::ResponsesEncoder;
+pub use history::input_items;
 pub use request::agent_request;
 #[cfg(feature = "full")]
 pub(crate) use snapshot::ResponsesSnapshot;

@@ -190,3 +190,27 @@ pub fn ag_ui_request(
     let request = crate::agui::agent_request(text.as_str()?)?;
     Ok(to_js(&request)?)
 }
+
+/// The messages of a history, read from the JSON text the JS layer made of the caller's array.
+fn history(text: &str, what: &str) -> Result<Vec<Value>> {
+    match super::convert::json_value(text, what)? {
+        Value::Array(messages) => Ok(messages),
+        _ => Err(invalid(format!("{what} expects an array of messages"), "messages")),
+    }
+}
+
+/// Agent API messages as AG-UI messages (`agui::messages_from_agent_api`), for
+/// `toAgUiMessages` and `convertHistory`.
+#[wasm_bindgen(js_name = agUiMessages, skip_typescript)]
+pub fn ag_ui_messages(text: &str) -> std::result::Result<JsValue, JsValue> {
+    let messages = history(text, "toAgUiMessages")?;
+    Ok(to_js(&crate::agui::messages_from_agent_api(&messages)?)?)
+}
+
+/// Agent API messages as OpenAI Responses `input` items (`responses::input_items`), for
+/// `toResponsesInput` and `convertHistory`.
+#[wasm_bindgen(js_name = responsesInput, skip_typescript)]
+pub fn responses_input(text: &str) -> std::result::Result<JsValue, JsValue> {
+    let messages = history(text, "toResponsesInput")?;
+    Ok(to_js(&crate::responses::input_items(&messages))?)
+}

@@ -721,7 +721,13 @@ impl AgentApiFold {
                 }
                 order.extend(slot);
             }
-            self.adopt_output(order, cx)?;
+            let canceled = outcome == Some(Outcome::Canceled);
+            self.adopt_output(order, canceled, cx)?;
+        } else if outcome == Some(Outcome::Canceled) {
+            // No final list: every message stays where it is; the unfinished ones are marked.
+            for slot in 0..self.messages.len() {
+                self.mark_incomplete(slot, cx);
+            }
         }
         if let Some(outcome) = outcome {
             self.outcome = outcome;
@@ -731,8 +737,15 @@ impl AgentApiFold {
 
     /// Adopts the final `output` as authoritative: its messages, in its order (the reference
     /// appends a message to `output` when it completes, which can differ from the order in
-    /// which they started). Messages left out of it (never completed) are reported.
-    fn adopt_output(&mut self, order: Vec<usize>, cx: &mut EventCx<'_>) -> Result<()> {
+    /// which they started). Messages left out of it (never completed) are reported, except in
+    /// a canceled run (`canceled`): a stop is an outcome, not a fault, so what was said before
+    /// it stays in `output`, after the listed messages, in arrival order, marked `incomplete`.
+    fn adopt_output(
+        &mut self,
+        order: Vec<usize>,
+        canceled: bool,
+        cx: &mut EventCx<'_>,
+    ) -> Result<()> {
         // A marker per slot, not a search of `order`: a long output stays linear.
         let mut listed = vec![false; self.messages.len()];
         let mut order_kept = Vec::with_capacity(order.len());
@@ -742,23 +755,52 @@ impl AgentApiFold {
                 order_kept.push(slot);
             }
         }
-        let order = order_kept;
-        let left_out: Vec<String> = (0..self.messages.len())
+        let mut order = order_kept;
+        let left_out: Vec<usize> = (0..self.messages.len())
             .filter(|&slot| !listed.get(slot).copied().unwrap_or(false))
-            .filter_map(|slot| self.messages.get(slot).map(|m| m.message.id.clone()))
             .collect();
+        if canceled {
+            for &slot in &left_out {
+                self.mark_incomplete(slot, cx);
+            }
+            order.extend(left_out);
+            self.output_order = Some(order);
+            return Ok(());
+        }
         self.output_order = Some(order);
         if left_out.is_empty() {
             return Ok(());
         }
-        cx.warn(
-            WarningCode::UnfinishedMessage,
-            format!(
-                "The final response leaves out messages that never completed ({}); they are \
-                 kept in `incompleteMessages`.",
-                left_out.join(", ")
-            ),
-        )
+        let ids: Vec<&str> = left_out
+            .iter()
+            .filter_map(|&slot| self.messages.get(slot).map(|m| m.message.id.as_str()))
+            .collect();
+        let message = format!(
+            "The final response leaves out messages that never completed ({}); they are \
+             kept in `incompleteMessages`.",
+            ids.join(", ")
+        );
+        cx.warn(WarningCode::UnfinishedMessage, message)
+    }
+
+    /// A message the run was stopped in: it and its parts not completed become `incomplete`
+    /// (reported as a status change).
+    fn mark_incomplete(&mut self, slot: usize, cx: &mut EventCx<'_>) {
+        let Some(m) = self.messages.get_mut(slot) else {
+            return;
+        };
+        if m.message.status != RunStatus::Completed {
+            m.message.status = RunStatus::Incomplete;
+            cx.batch.touch_message(slot, false);
+        }
+        for (index, part) in m.parts.iter_mut().enumerate() {
+            if let Some(part) = part.as_deref_mut() {
+                if !part.completed && part.content.status != Some(RunStatus::Completed) {
+                    part.content.status = Some(RunStatus::Incomplete);
+                    cx.batch.touch_content(slot, index);
+                }
+            }
+        }
     }
 
     /// A bare `{"error": …}` (before the run ended).
