@@ -104,6 +104,8 @@ export interface TextUpdate {
 /**
  * A non-text part was created or changed, or a part's status changed (e.g. completed). A delta
  * that only appends to a tool call's `arguments` is reported by an {@link ArgumentsUpdate} alone.
+ * AG-UI: a media or data part of a message, which AG-UI messages cannot hold (agentwire's AG-UI
+ * encoder sends it as a `CUSTOM` `agent-api.content` event); it is not in the AG-UI snapshot.
  */
 export interface ContentUpdate {
   type: "content";
@@ -138,7 +140,9 @@ export interface WarningUpdate extends Warning {
 /**
  * AG-UI: a message's value changed other than by appends (minted whole, replaced by a snapshot,
  * metadata merged, activity patched, a tool call added, an encrypted value attached). Carries the
- * whole message; text and argument appends of the same batch for it are already included.
+ * whole message; its text and its calls' arguments also come whole in the same batch, as
+ * {@link TextUpdate}s and {@link ArgumentsUpdate}s with `replace: true` (so a renderer that reads
+ * only text and arguments updates misses nothing).
  */
 export interface ReplaceUpdate {
   type: "replace";

@@ -110,7 +110,7 @@ export function fromResponsesInput(items) {
 
 function historyText(messages, what) {
   if (!Array.isArray(messages)) throw agentwireError("INVALID_OPTION", `${what} expects an array of messages`);
-  return optionsText(messages, what);
+  return optionsText({ messages }, what);
 }
 
 const HISTORY_FROM = ["agent-api", "a2a", "a2a-0.3", "ag-ui", "openai-responses"];

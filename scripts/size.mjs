@@ -17,8 +17,8 @@ import { join } from "node:path";
 const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
-  { name: "agentwire", dir: ".", ceiling: 373_900, budget: false },
-  { name: "agentwire/lite", dir: "lite", ceiling: 99_700, budget: true },
+  { name: "agentwire", dir: ".", ceiling: 379_900, budget: false },
+  { name: "agentwire/lite", dir: "lite", ceiling: 99_900, budget: true },
 ];
 
 const [pkg, ...args] = process.argv.slice(2);

@@ -89,10 +89,9 @@ fn part(p: &Map<String, Value>, output: bool) -> Option<Value> {
 fn one(m: &Map<String, Value>) -> Option<Value> {
     match str_of(m, "type").unwrap_or("message") {
         "message" | "error" => {
-            let role = match str_of(m, "role") {
-                Some(role @ ("user" | "system" | "developer")) => role,
-                _ => "assistant",
-            };
+            let role = str_of(m, "role")
+                .filter(|r| matches!(*r, "user" | "system" | "developer"))
+                .unwrap_or("assistant");
             let output = role == "assistant";
             let content: Vec<Value> = parts(m).filter_map(|p| part(p, output)).collect();
             (!content.is_empty())

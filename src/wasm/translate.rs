@@ -191,11 +191,21 @@ pub fn ag_ui_request(
     Ok(to_js(&request)?)
 }
 
-/// The messages of a history, read from the JSON text the JS layer made of the caller's array.
+/// The messages of a history, read from the JSON text `{"messages": […]}` the JS layer made of
+/// the caller's array.
 fn history(text: &str, what: &str) -> Result<Vec<Value>> {
     match super::convert::json_value(text, what)? {
-        Value::Array(messages) => Ok(messages),
-        _ => Err(invalid(format!("{what} expects an array of messages"), "messages")),
+        Value::Object(mut map) => match map.remove("messages") {
+            Some(Value::Array(messages)) => Ok(messages),
+            _ => Err(invalid(
+                format!("{what} expects an array of messages"),
+                "messages",
+            )),
+        },
+        _ => Err(invalid(
+            format!("{what} expects an array of messages"),
+            "messages",
+        )),
     }
 }
 

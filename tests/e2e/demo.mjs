@@ -274,9 +274,14 @@ try {
 
   if (!(await page.isDisabled('input[value="ag-ui"]'))) {
     const agui = await run(page, { prompt: "What's the weather in Paris?", protocol: "ag-ui" });
-    await check("protocol switch: AG-UI renders the answer", () => {
+    await check("protocol switch: AG-UI renders the same answer, table, chart and file", () => {
       ok(agui.state === "completed", `state ${agui.state} (${agui.error})`);
-      ok(agui.answer.includes("Right now it is"), agui.answer);
+      ok(agui.answer === responses.answer, agui.answer);
+      ok(agui.tool === "get_weather" && JSON.parse(agui.args).city === "Paris", `${agui.tool} ${agui.args}`);
+      ok(agui.reasoning?.includes("What's the weather in Paris?"), agui.reasoning);
+      ok(agui.tableRows === 3, `table rows ${agui.tableRows}`);
+      ok(agui.imageSrc?.startsWith("data:image/svg+xml"), agui.imageSrc);
+      ok(agui.link === "https://example.com/forecast/Paris.csv", agui.link);
     });
   }
 

@@ -11,8 +11,8 @@ for (const [name, run] of Object.entries(cases)) {
 
 test("the package exports exactly the public API", () => {
   assert.deepStrictEqual(Object.keys(api).sort(), ["AgentApp", "AgentwireError", "ContentBuilder", "MemoryRunStore", "MessageBuilder", "RedisRunStore", "ResponseBuilder", "RunStoreError",
-    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "fromAgUiMessages", "nextTurn",
-    "parseEvent", "parseRequest", "responsesRequest", "toAgUiMessages", "translate", "wasmMemoryBytes"]);
+    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "convertHistory", "fromAgUiMessages", "fromResponsesInput", "nextTurn",
+    "parseEvent", "parseRequest", "responsesRequest", "toAgUiMessages", "toResponsesInput", "translate", "wasmMemoryBytes"]);
 });
 
 test("the runtime loads its own entry (export condition)", () => {

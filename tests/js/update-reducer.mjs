@@ -6,8 +6,9 @@
 // status; `text` appends to a part's text (`replace`: the whole text); `content` gives a part's
 // whole wire value (for a text or refusal part, its text replaces what text updates built);
 // `arguments` appends to a call's `data.arguments` (`replace`: the whole string). AG-UI:
-// `replace` gives a message whole, `text` appends to its `content`, `arguments` to the
-// arguments of its tool call at `index`, `order` lists every message id, `state` the state.
+// `replace` gives a message whole, `text` appends to its `content` (`replace`: the whole
+// text), `arguments` to the arguments of its tool call at `index`, `order` lists every message
+// id, `state` the state, `content` a media or data part beside the messages.
 import assert from "node:assert/strict";
 
 export class UpdateReducer {
@@ -19,6 +20,8 @@ export class UpdateReducer {
   order = [];
   state = undefined;
   warnings = [];
+  /** AG-UI: media and data parts from `content` updates, by `messageId#index`. */
+  parts = new Map();
 
   /** A reducer for a stream of `protocol` (AG-UI keeps whole messages). */
   constructor(protocol) {
@@ -80,6 +83,12 @@ export class UpdateReducer {
         break;
       }
       case "content": {
+        if (this.agui) {
+          // AG-UI: a media or data part AG-UI messages cannot hold (agentwire's encoder sends it
+          // as a CUSTOM event); kept beside the messages.
+          this.parts.set(`${u.messageId}#${u.index}`, structuredClone(u.part));
+          break;
+        }
         const m = this.#message(u.messageId);
         const part = (m.parts[u.index] ??= {});
         part.wire = structuredClone(u.part);
