@@ -1,12 +1,12 @@
 import type { AgentRequest } from "./agentwire.js";
-import type { ResponseBuilder } from "./builder.js";
+import type { ResponseBuilder, RunSignal } from "./builder.js";
+import type { FetchResponse, HttpResponseLike } from "./connect-types.js";
 import type { A2aSkill } from "./a2a.js";
 import type { RunStore } from "./runs.js";
 
 /** The fetch API's `Request` where the runtime's types have one (DOM, `@types/node`, Workers). */
 export type FetchRequest = typeof globalThis extends { Request: { prototype: infer R } } ? R : HttpRequestLike;
-/** The fetch API's `Response` where the runtime's types have one (DOM, `@types/node`, Workers). */
-export type FetchResponse = typeof globalThis extends { Response: { prototype: infer R } } ? R : HttpResponseLike;
+export type { FetchResponse, HttpResponseLike } from "./connect-types.js";
 
 /** What AgentApp reads of a `Request`, for type settings without the fetch API's types. */
 export interface HttpRequestLike {
@@ -16,17 +16,10 @@ export interface HttpRequestLike {
   readonly body: unknown;
 }
 
-/** What a `Response` is, for type settings without the fetch API's types. */
-export interface HttpResponseLike {
-  readonly status: number;
-  readonly headers: { get(name: string): string | null };
-  readonly body: unknown;
-}
-
 /** What an agent receives besides the request and the builder. */
 export interface AgentContext {
   /** Aborted when the run is stopped: a cancel route or A2A `CancelTask`, abandonment (nobody read it for `runs.abandonAfterMs`), `app.close()`, or, with `runs.cancelOnDisconnect`, its reader going away. */
-  signal: AbortSignal;
+  signal: RunSignal;
 }
 
 /**
@@ -146,10 +139,19 @@ export interface DurableObjectNamespaceLike {
 
 /** The Durable Object class `app.DurableObject` is (workerd constructs it). */
 export interface AgentRunsObjectClass {
-  new (state: any, env: any): {
-    fetch(request: FetchRequest): Promise<FetchResponse>;
-    alarm(): Promise<void>;
-  };
+  new (state: any, env: any): AgentRunsObject;
+}
+
+/** An object of {@link AgentRunsObjectClass}: one run, or a session's running run. */
+export interface AgentRunsObject {
+  fetch(request: FetchRequest): Promise<FetchResponse>;
+  alarm(): Promise<void>;
+  /**
+   * Never set: the brand the Workers types (`wrangler types`, @cloudflare/workers-types) require
+   * of a Durable Object class (`Rpc.DurableObjectBranded`), so that a binding of a class that
+   * extends `app.DurableObject` can be typed `DurableObjectNamespace<ThatClass>`.
+   */
+  readonly __DURABLE_OBJECT_BRAND: never;
 }
 
 /** What a custom route's handler receives besides the request. */

@@ -1,3 +1,6 @@
+// `Symbol.dispose` (below) is declared by TypeScript's `esnext.disposable` lib, which no ES20xx
+// lib includes: the declarations bring it, so that they compile whatever `lib` a project sets.
+/// <reference lib="esnext.disposable" />
 import type { AgentResponse, JsonObject, JsonValue, Message, RunStatus } from "./agentwire.js";
 import type { ConnectInit, ConnectOptions, RunConnection } from "./connect-types.js";
 

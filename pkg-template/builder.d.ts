@@ -1,6 +1,10 @@
+// `Symbol.dispose` (below) is declared by TypeScript's `esnext.disposable` lib, which no ES20xx
+// lib includes: the declarations bring it, so that they compile whatever `lib` a project sets.
+/// <reference lib="esnext.disposable" />
 import type { ReadableStreamOut } from "./translate.js";
 import type { JsonObject, JsonValue, Role } from "./agentwire.js";
 import type { Protocol } from "./assembler.js";
+import type { AbortSignalLike } from "./connect-types.js";
 
 /** The framing of an emitted stream. */
 export type Format = "sse" | "ndjson";
@@ -147,8 +151,14 @@ export interface ProduceContext {
    * Aborted when the reader cancels the stream (e.g. the HTTP client went away). Pass it on to
    * `fetch()` / timers; after it aborts, every builder call throws `FINISHED`.
    */
-  signal: AbortSignal;
+  signal: RunSignal;
 }
+
+/**
+ * The signal agentwire hands a producer or an agent: the runtime's `AbortSignal` where its types
+ * are loaded (DOM, @types/node, Deno, Workers), else the part of one every runtime has.
+ */
+export type RunSignal = "aborted" extends keyof AbortSignal ? AbortSignal : AbortSignalLike;
 
 /** A `stream()` producer: emits events with `rb`, may be async and await between calls. */
 export type Producer = (rb: ResponseBuilder, context: ProduceContext) => void | Promise<void>;
@@ -295,13 +305,11 @@ export declare class ToolCallBuilder {
 }
 
 // The web-platform types the statics use. Node (@types/node), Deno, Workers and the DOM lib all
-// declare them; these empty declarations merge with those and only keep a project without any
-// of them compiling. (`R = any` is not ours: a merged declaration must repeat lib.dom's type
-// parameters exactly.)
+// declare them; these empty declarations merge with those (an interface, or a class as the
+// Workers types declare AbortSignal: a member declared here too would have to repeat theirs
+// exactly, getter or property) and only keep a project without any of them compiling. (`R = any`
+// is not ours: a merged declaration must repeat lib.dom's type parameters exactly.)
 declare global {
   interface ReadableStream<R = any> {}
-  interface AbortSignal {
-    /** Whether the signal has aborted. */
-    readonly aborted: boolean;
-  }
+  interface AbortSignal {}
 }

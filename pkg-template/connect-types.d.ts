@@ -1,6 +1,20 @@
 // The types of the resuming reader behind StreamAssembler.connect (connect.js): the request it sends, its
 // options, the updates and errors it reports, and the connection it returns.
+// `Symbol.dispose` (below) is declared by TypeScript's `esnext.disposable` lib, which no ES20xx
+// lib includes: the declarations bring it, so that they compile whatever `lib` a project sets.
+/// <reference lib="esnext.disposable" />
 import type { Protocol, StreamAssembler, StreamAssemblerOptions, Update } from "./assembler.js";
+
+/** The fetch API's `Response` where the runtime's types have one (DOM, `@types/node`, Workers, Deno). */
+export type FetchResponse = typeof globalThis extends { Response: { prototype: infer R } } ? R : HttpResponseLike;
+
+/** What a `Response` is, for type settings without the fetch API's types. */
+export interface HttpResponseLike {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: unknown;
+}
 
 /** The request of {@link StreamAssembler.connect}: `fetch`'s `init` (method, headers, body, signal). */
 export interface ConnectInit {
@@ -85,10 +99,10 @@ export declare class RunConnection<Q extends Protocol | "auto" = "auto"> {
   /**
    * Stops the run on the server (its cancel route, `POST <resume url>/cancel` without a body;
    * A2A: `CancelTask`); every reader gets its canceled end. Resolves with the server's answer (a
-   * fetch `Response`); rejects with `BUILDER_STATE` before the run's id is known, and with
-   * `CONNECTION_LOST` when the request fails.
+   * fetch `Response`, or what the `fetch` option resolves with); rejects with `BUILDER_STATE`
+   * before the run's id is known, and with `CONNECTION_LOST` when the request fails.
    */
-  stop(): Promise<unknown>;
+  stop(): Promise<FetchResponse>;
   /**
    * The update batches of the run, with a {@link ReconnectUpdate} batch before each resume;
    * throws a {@link ConnectError} (or the assembler's error) when the run cannot be read on.

@@ -1,5 +1,7 @@
 // The public types of agentwire, shared by every runtime entry (node, browser, workerd, deno).
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
+// The glue's classes have `[Symbol.dispose]`: see assembler.d.ts.
+/// <reference lib="esnext.disposable" />
 export { a2aRequest, agUiRequest, parseEvent, parseRequest, responsesRequest, wasmMemoryBytes } from "./agentwire.js";
 import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
 /**
@@ -24,7 +26,7 @@ export { MemoryRunStore, RunStoreError } from "./runs.js";
 export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunStore } from "./runs.js";
 export { RedisRunStore } from "./redis.js";
 export type { RedisClient, RedisRunStoreOptions } from "./redis.js";
-export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, AgentRunsObjectClass, DurableObjectNamespaceLike, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
+export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, AgentRunsObject, AgentRunsObjectClass, DurableObjectNamespaceLike, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
 export type {
   A2aAgentCard,
   A2aAgentDescription,
@@ -49,6 +51,7 @@ export type {
   ProduceContext,
   Producer,
   ResponseBuilderOptions,
+  RunSignal,
   StreamOptions,
   ToolCallOptions,
   ToolOutputOptions,

@@ -3,6 +3,8 @@
 // `protocol` may only be "agent-api" or "auto"; other protocols throw INVALID_OPTION, and a
 // stream detected as AG-UI, OpenAI Responses or A2A throws PROTOCOL_VIOLATION: import
 // StreamAssembler from "agentwire" for those.
+// The glue's classes have `[Symbol.dispose]`: see assembler.d.ts.
+/// <reference lib="esnext.disposable" />
 export { wasmMemoryBytes } from "./agentwire.js";
 import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
 /**
@@ -17,6 +19,7 @@ export declare const AgentwireError: {
 };
 export type AgentwireError = AgentwireErrorShape;
 export { StreamAssembler } from "./assembler.js";
+export type { AbortSignalLike, ConnectError, ConnectInit, ConnectOptions, FetchResponse, HttpResponseLike, ReconnectUpdate, RunConnection } from "./connect-types.js";
 export type {
   AgentApiSnapshot,
   ArgumentsUpdate,
