@@ -2,8 +2,9 @@
 // lib includes: the declarations bring it, so that they compile whatever `lib` a project sets.
 /// <reference lib="esnext.disposable" />
 import type { ReadableStreamOut } from "./translate.js";
+import type { StreamAssemblerOptions } from "./assembler.js";
 import type { JsonObject, JsonValue, Role } from "./agentwire.js";
-import type { Protocol } from "./assembler.js";
+import type { Body, Protocol, ToolCall, WarningUpdate } from "./assembler.js";
 import type { AbortSignalLike } from "./connect-types.js";
 
 /** The framing of an emitted stream. */
@@ -145,6 +146,33 @@ export interface FromTextOptions extends StreamOptions {
   role?: Role | null;
 }
 
+/** Options of {@link ResponseBuilder.pipe}. Unknown keys throw `INVALID_OPTION` naming the key. */
+export interface PipeOptions {
+  /** The upstream's protocol. @defaultValue `"auto"` (detected); `"openai-responses"` for the openai client's stream */
+  protocol?: Protocol | "auto";
+  /** Aborting it stops reading, cancels the upstream and rejects with `ABORTED` (e.g. `AbortSignal.timeout(ms)` for a stalled model). */
+  signal?: AbortSignal;
+  /** The most bytes read from the upstream; more reject with `UPSTREAM_TOO_LARGE`. @defaultValue 64 MiB */
+  maxBytes?: number;
+  /** The largest upstream event, as {@link StreamAssemblerOptions.maxEventBytes}. @defaultValue 16 MiB, growing with the stream */
+  maxEventBytes?: number;
+}
+
+/** What {@link ResponseBuilder.pipe} resolves with once the upstream's run ended. */
+export interface PipeResult {
+  /** How the upstream's run ended: `completed`, `incomplete` (e.g. a token limit, an AG-UI interrupt) or `canceled`. */
+  outcome: "completed" | "incomplete" | "canceled";
+  /** The upstream's usage as Agent API usage (AG-UI's `TokenUsage[]` summed), or `null`. */
+  usage: JsonObject | null;
+  /** The upstream's tool calls (ids, names, arguments, parsed): the tools to run before the next model call. */
+  toolCalls: ToolCall[];
+  /** The first 100 protocol violations the upstream's reader tolerated. */
+  warnings: WarningUpdate[];
+}
+
+/** An upstream of {@link ResponseBuilder.pipe}: bytes, or the `openai` client's Responses stream (or its promise). */
+export type PipeSource = Body | { toReadableStream(): ReadableStream } | PromiseLike<Body | { toReadableStream(): ReadableStream }>;
+
 /** The second argument of a `stream()` producer. */
 export interface ProduceContext {
   /**
@@ -205,6 +233,25 @@ export declare class ResponseBuilder {
    * `{call_id, name, output}`, started, completed.
    */
   toolOutput(options: ToolOutputOptions): Uint8Array;
+  /**
+   * Carries an upstream model stream into this run: its messages, text, reasoning, tool calls
+   * (call ids, names, streamed arguments) and tool outputs become this builder's own messages
+   * and calls (new message ids; call ids kept), so the run's protocol, whatever it is, sends them.
+   * - The upstream: an Agent API, AG-UI, OpenAI Responses or A2A stream as a `Response`, a
+   *   `ReadableStream` or an async iterable of bytes, or the `openai` client's
+   *   `responses.create({ stream: true })` stream (read through its `toReadableStream()`).
+   * - Its end does not end the run: call `pipe` again, `toolOutput`, `completed`. The run starts
+   *   (`in_progress`) when `pipe` does; `completed()` without `usage` reports the piped usage, summed.
+   * - Backpressure: one chunk is read at a time, after {@link ready}. Cancel: when the run's
+   *   reader cancels (or `signal` aborts) the upstream is canceled and `pipe` rejects with
+   *   `FINISHED` (or `ABORTED`). Reading stops at the upstream's terminal event.
+   * - Failure: `UPSTREAM_FAILED` (it failed, or could not be read: a read error, bytes that are no
+   *   stream, `EVENT_TOO_LARGE`; `cause` holds the original), `UPSTREAM_TRUNCATED` (it ended before
+   *   its terminal event), `UPSTREAM_TOO_LARGE` (`maxBytes`). What it had opened is completed first,
+   *   so the run goes on; inside `stream()`, not catching the error ends the run `failed`.
+   * - Requires a streaming builder (`stream()`, an `AgentApp` agent; else `BUILDER_STATE`), one pipe at a time.
+   */
+  pipe(source: PipeSource, options?: PipeOptions): Promise<PipeResult>;
   /**
    * Backpressure for `stream()` producers: resolves when the reader wants more bytes (the
    * stream's queue is below its high-water mark); rejects with `FINISHED` once the reader

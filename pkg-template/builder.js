@@ -6,6 +6,7 @@ import { failure, instance, lostError } from "./instance.js";
 import { agentwireError, concatBytes, errorInfoText, messageOf, objectText, optionsText } from "./values.js";
 import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
+import { pipeRun, withPipedUsage } from "./builder-pipe.js";
 
 export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
@@ -64,7 +65,7 @@ export class ResponseBuilder {
   completed(options) {
     const run = this.#run;
     live(run);
-    const text = optionsText(options, "completed()");
+    const text = optionsText(withPipedUsage(run, options), "completed()");
     return emit(run, use(run, (core) => core.completed(text)));
   }
 
@@ -99,6 +100,10 @@ export class ResponseBuilder {
     live(run);
     const text = optionsText(options, "toolOutput()");
     return emit(run, use(run, (core) => core.toolOutput(text)));
+  }
+
+  pipe(source, options) {
+    return pipeRun(this, this.#run, source, options);
   }
 
   ready() {
@@ -193,6 +198,7 @@ export class ResponseBuilder {
     const run = rb.#run;
     const framed = rest?.eventIds === true;
     const abort = new AbortController();
+    run.signal = abort.signal; // pipe() stops reading its upstream when the reader cancels
     let controller;
     let waiters = [];
     let started = false;
