@@ -25,7 +25,7 @@ mkdir -p "$OUT" "$PKG/lite"
 
 WB=$(awk '$0=="name = \"wasm-bindgen\""{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WB" ]; then
-  echo "[build] wasm-bindgen CLI $WB is required (run: bash scripts/setup.sh)" >&2; exit 1
+  echo "[build] wasm-bindgen CLI $WB is required (run: bash scripts/setup.sh --for start)" >&2; exit 1
 fi
 stamp() { sha256sum "$@" | sha256sum | cut -c1-16; }
 
