@@ -254,6 +254,7 @@ function roleOf(m) {
   return m.role === "reasoning" || m.role === null ? "assistant" : m.role;
 }
 
+/** @type {Array<[string, string[]]>} */
 const COUNTS = [
   ["input_tokens", ["input_tokens", "prompt_tokens", "inputTokens"]],
   ["output_tokens", ["output_tokens", "completion_tokens", "outputTokens"]],

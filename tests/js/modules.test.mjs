@@ -41,7 +41,7 @@ const PLANTED = [
   ["an import of the same layer", (d) => prepend(`${d}/pkg-template/a2a.js`, 'import "./connect.js";'),
     [/a2a \(layer 2\) uses connect \(layer 2\)/]],
   ["a dynamic import of a layer above", (d) => appendFileSync(`${d}/pkg-template/builder.js`, '\nexport const later = () => import("./app.js");\n'),
-    [/builder \(layer 4\) uses app \(layer 8\)/]],
+    [/builder \(layer \d+\) uses app \(layer \d+\)/]],
   ["a module missing from the map", (d) => writeFileSync(`${d}/pkg-template/app-routes.js`, 'import { agentwireError } from "./values.js";\nexport const x = agentwireError;\n'),
     [/pkg-template\/ module app-routes is not in ARCHITECTURE\.md's layers/]],
   ["a name of the map without a module", (d) => {
