@@ -14,10 +14,7 @@ export type ReadableStreamOut = ReadableStream<Uint8Array> & ReadableStreamLike<
 export interface TranslateOptions {
   /** The input's protocol (`"a2a"` reads A2A 1.0 and 0.3 alike). */
   from: Protocol;
-  /**
-   * The output's protocol: `"a2a"` writes A2A 1.0, `"a2a-0.3"` A2A 0.3; `ag-ui` is an output
-   * only (from `agent-api`, `openai-responses` or either A2A).
-   */
+  /** The output's protocol: `"a2a"` writes A2A 1.0, `"a2a-0.3"` A2A 0.3. */
   to: Protocol;
   /** AG-UI output's `threadId`. @defaultValue the run's `session_id`, else `thread_<uuid4>` */
   threadId?: string;
@@ -46,13 +43,15 @@ export interface TranslateStreamOptions extends TranslateOptions {
 }
 
 /**
- * Translates a stream between protocols, incrementally: `agent-api`, `openai-responses` and
- * `a2a` (A2A `message/stream` results), in any direction, and from any of them to `ag-ui`
- * (AG-UI 1.0 events; an input that ends before its terminal event ends with `RUN_ERROR`
- * `INCOMPLETE_STREAM`). Input split anywhere; output is SSE.
+ * Translates a stream between protocols, incrementally: every ordered pair of `agent-api`,
+ * `openai-responses`, `a2a`, `a2a-0.3` and `ag-ui` (AG-UI 1.0 events, read through the
+ * `@ag-ui/client` pipeline; an AG-UI output whose input ends before its terminal event ends with
+ * `RUN_ERROR` `INCOMPLETE_STREAM`). What the Agent API cannot carry (AG-UI state, snapshots,
+ * steps, other custom events) is named once per kind in `warnings`. Input split anywhere; output
+ * is SSE.
  */
 export class Translator {
-  /** @throws {AgentwireError} `INVALID_OPTION` for an unknown option or an unsupported pair. */
+  /** @throws {AgentwireError} `INVALID_OPTION` for an unknown option or protocol. */
   constructor(options: TranslateOptions);
   /**
    * Reads a chunk; returns the output bytes it completed (possibly empty). A string chunk may

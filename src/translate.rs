@@ -2,13 +2,13 @@
 //! through the Agent API: a decoder turns the source's events into Agent API events, an
 //! [`Encoder`] writes them in the target protocol.
 
-use crate::agui::AgUiEncoder;
+use crate::agui::{AgUiDecoder, AgUiEncoder};
 use crate::codec::{Format, Frame, FrameDecoder, Limits};
 use crate::emit::{AgentApiEncoder, BuilderEvent, DataDelta, Encoder, TextDelta};
 use crate::protocol::{
     parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus,
 };
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 use crate::{Protocol, Warning, WarningCode};
 
 use crate::a2a::{A2aDecoder, A2aEncoder, A2aVersion};
@@ -22,6 +22,7 @@ enum Source {
     AgentApi,
     Responses(ResponsesDecoder),
     A2a(A2aDecoder),
+    AgUi(Box<AgUiDecoder>),
 }
 
 #[derive(Debug)]
@@ -35,12 +36,12 @@ enum Target {
 /// Translates a stream between protocols: bytes of `from` pushed in chunks split anywhere,
 /// bytes of `to` out, event by event.
 ///
-/// Supported: `agent-api`, `openai-responses` and `a2a`, in any direction (also a protocol to
-/// itself, which normalises it: Agent API `sequence_number`s renumbered from 0, Responses
-/// output indices made dense), and from any of them to `ag-ui` (see
-/// [`AgUiEncoder`] for the mapping; an input that ends before its
-/// terminal response ends with `RUN_ERROR` at [`Translator::finish`]). Anything else is
-/// `INVALID_OPTION`.
+/// Supported: every ordered pair of `agent-api`, `openai-responses`, `a2a`, `a2a-0.3` and
+/// `ag-ui` (also a protocol to itself, which normalises it: Agent API `sequence_number`s
+/// renumbered from 0, Responses output indices made dense). AG-UI is read through the
+/// `@ag-ui/client` pipeline ([`AgUiDecoder`] has the mapping) and written by [`AgUiEncoder`]
+/// (an input that ends before its terminal response ends with `RUN_ERROR` at
+/// [`Translator::finish`]).
 ///
 /// # Example
 ///
@@ -113,7 +114,7 @@ impl Translator {
     ///
     /// # Errors
     ///
-    /// `INVALID_OPTION` for a pair that is not supported.
+    /// `INVALID_OPTION` when the target's encoder cannot be made (every pair is supported).
     pub fn new(from: Protocol, to: Protocol) -> Result<Self> {
         Self::with_options(from, to, TranslateOptions::default())
     }
@@ -122,25 +123,14 @@ impl Translator {
     ///
     /// # Errors
     ///
-    /// `INVALID_OPTION` for a pair that is not supported.
+    /// `INVALID_OPTION` when the target's encoder cannot be made (every pair is supported).
     pub fn with_options(from: Protocol, to: Protocol, options: TranslateOptions) -> Result<Self> {
-        let unsupported = |p: Protocol| {
-            Error::new(
-                ErrorCode::InvalidOption,
-                format!(
-                    "Translating from {} to {} is not supported.",
-                    from.as_str(),
-                    to.as_str()
-                ),
-            )
-            .with_field(if p == from { "from" } else { "to" })
-        };
         let source = match from {
             Protocol::AgentApi => Source::AgentApi,
             Protocol::OpenAiResponses => Source::Responses(ResponsesDecoder::new()),
             // One decoder reads both A2A versions.
             Protocol::A2a | Protocol::A2a03 => Source::A2a(A2aDecoder::new()),
-            _ => return Err(unsupported(from)),
+            Protocol::AgUi => Source::AgUi(Box::new(AgUiDecoder::new())),
         };
         let target = match to {
             Protocol::AgentApi => Target::AgentApi(AgentApiEncoder::new(Format::Sse)?, 0),
@@ -362,6 +352,7 @@ fn on_frame(
         },
         Source::Responses(d) => d.decode(data, events, &mut new_warnings)?,
         Source::A2a(d) => d.decode(data, events, &mut new_warnings)?,
+        Source::AgUi(d) => d.decode(data, events, &mut new_warnings),
     }
     for mut w in new_warnings {
         w.offset = Some(frame.offset());

@@ -31,6 +31,9 @@ pub struct Changes {
     pub parts: Vec<(String, usize, Value)>,
     /// The events delivered to the reducer, when recording was asked for.
     pub events: Vec<Value>,
+    /// The events delivered to the reducer, typed, when delivery was asked for
+    /// ([`Client::with_delivery`](super::Client::with_delivery)).
+    pub delivered: Vec<super::Event>,
     /// Tolerated oddities, with the client's texts.
     pub warnings: Vec<Warning>,
     /// Where each id is in `messages`, `texts`, `arguments` and `replaced`: recording a change
@@ -80,6 +83,7 @@ impl Changes {
             && self.replaced.is_empty()
             && self.parts.is_empty()
             && self.events.is_empty()
+            && self.delivered.is_empty()
             && self.warnings.is_empty()
     }
 

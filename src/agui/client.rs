@@ -51,6 +51,8 @@ pub struct Client {
     store: Store,
     rejection: Option<Error>,
     record_events: bool,
+    /// Whether delivered events are handed to [`Changes::delivered`].
+    deliver: bool,
     expanded: Vec<Event>,
 }
 
@@ -67,6 +69,13 @@ impl Client {
             store: Store::with(messages, state),
             ..Client::default()
         }
+    }
+
+    /// Also hand every event delivered to the reducer (after expansion and verification),
+    /// typed, to [`Changes::delivered`] (what a decoder into another protocol reads).
+    pub fn with_delivery(mut self, deliver: bool) -> Self {
+        self.deliver = deliver;
+        self
     }
 
     /// Also record every event delivered to the reducer (after expansion and verification) in
@@ -216,6 +225,9 @@ impl Client {
                     }
                 };
                 changes.events.push(value);
+            }
+            if self.deliver {
+                changes.delivered.push(event.clone());
             }
             self.store.apply(event, changes);
         }

@@ -146,8 +146,8 @@ export const openaiCases = {
     assert.deepStrictEqual(events.map((e) => e.sequence_number), events.map((_, i) => i));
     assert.strictEqual(events.at(-1).status, "completed");
     for (const [options, field] of [
-      [{ from: "ag-ui", to: "agent-api" }, "from"],
       [{ from: "nope", to: "agent-api" }, "from"],
+      [{ from: "agent-api", to: "nope" }, "to"],
       [{ from: "agent-api", to: "a2a", extra: 1 }, "extra"],
     ]) {
       let caught;
