@@ -47,6 +47,10 @@ pub enum WarningCode {
     /// AG-UI: an event the verifier accepts named something the reducer could not use (an id
     /// collision, a missing target); it was skipped or adjusted as the client does.
     InconsistentEvent,
+    /// Translation: the target protocol has no place for something the source sent (a message
+    /// type, a part type, an AG-UI state or snapshot event); reported once per kind, not
+    /// carried.
+    NotCarried,
 }
 
 impl WarningCode {
@@ -69,6 +73,7 @@ impl WarningCode {
             WarningCode::PatchFailed => "PATCH_FAILED",
             WarningCode::ProtocolVersion => "PROTOCOL_VERSION",
             WarningCode::InconsistentEvent => "INCONSISTENT_EVENT",
+            WarningCode::NotCarried => "NOT_CARRIED",
         }
     }
 }

@@ -13,7 +13,7 @@
 //! | `CUSTOM` `agent-api.content` (agentwire's encoder) | the content part it carries |
 //! | `RUN_FINISHED` | response `completed` (`incomplete` for an interrupt, `canceled` for `cancelled`), usage summed, `output` the completed messages |
 //! | `RUN_ERROR` / a stream the client rejects | response `failed` with `{code, message}` |
-//! | state, messages and activity snapshots and deltas, steps, other `CUSTOM`, `RAW`, encrypted values, subagent events | not carried: an `UNKNOWN_EVENT` warning naming each event type once |
+//! | state, messages and activity snapshots and deltas, steps, other `CUSTOM`, `RAW`, encrypted values, subagent events | not carried: a `NOT_CARRIED` warning naming each event type once |
 
 use std::collections::{HashMap, HashSet};
 
@@ -117,7 +117,7 @@ impl AgUiDecoder {
     fn not_carried(&mut self, what: &'static str, warnings: &mut Vec<Warning>) {
         if self.reported.insert(what) {
             warnings.push(Warning::new(
-                WarningCode::UnknownEvent,
+                WarningCode::NotCarried,
                 format!("{what} events have no Agent API equivalent and are not carried."),
             ));
         }

@@ -9,7 +9,10 @@ use crate::protocol::{
     parse_event, AgentResponse, ContentBody, ContentType, ErrorInfo, Event, RunStatus,
 };
 use crate::Result;
+
+mod coverage;
 use crate::{Protocol, Warning, WarningCode};
+use coverage::Coverage;
 
 use crate::a2a::{A2aDecoder, A2aEncoder, A2aVersion};
 use crate::responses::{ResponsesDecoder, ResponsesEncoder};
@@ -70,6 +73,8 @@ pub struct Translator {
     events: Vec<Event>,
     warnings: Vec<Warning>,
     run: Run,
+    /// What the target leaves out, reported once per kind.
+    coverage: Coverage,
     /// What a failing `push` or `finish` translated before its error, for [`Translator::fail`].
     unsent: Vec<u8>,
 }
@@ -159,6 +164,7 @@ impl Translator {
             events: Vec::new(),
             warnings: Vec::new(),
             run: Run::default(),
+            coverage: Coverage::new(to),
             unsent: Vec::new(),
         })
     }
@@ -172,16 +178,17 @@ impl Translator {
     /// the output does not depend on where the input was cut.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, target, events, warnings, run) = (
-            &mut self.source,
-            &mut self.target,
-            &mut self.events,
-            &mut self.warnings,
-            &mut self.run,
-        );
-        let result = self.decoder.push(chunk, |frame| {
-            on_frame(source, target, events, warnings, run, &frame, &mut out)
-        });
+        let mut cx = Cx {
+            source: &mut self.source,
+            target: &mut self.target,
+            events: &mut self.events,
+            warnings: &mut self.warnings,
+            run: &mut self.run,
+            coverage: &mut self.coverage,
+        };
+        let result = self
+            .decoder
+            .push(chunk, |frame| on_frame(&mut cx, &frame, &mut out));
         self.keep_on_error(result, out)
     }
 
@@ -204,25 +211,23 @@ impl Translator {
     /// As [`Translator::push`] (what was translated before the error comes with `fail`).
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let (source, target, events, warnings, run) = (
-            &mut self.source,
-            &mut self.target,
-            &mut self.events,
-            &mut self.warnings,
-            &mut self.run,
-        );
+        let mut cx = Cx {
+            source: &mut self.source,
+            target: &mut self.target,
+            events: &mut self.events,
+            warnings: &mut self.warnings,
+            run: &mut self.run,
+            coverage: &mut self.coverage,
+        };
         let result = self
             .decoder
-            .finish(|frame| on_frame(source, target, events, warnings, run, &frame, &mut out));
+            .finish(|frame| on_frame(&mut cx, &frame, &mut out));
         let result = result.and_then(|()| {
-            if let Source::A2a(d) = source {
-                d.finish(events);
-                for event in events.drain(..) {
-                    run.see(&event);
-                    encode_event(target, event, &mut out)?;
-                }
+            if let Source::A2a(d) = cx.source {
+                d.finish(cx.events);
+                cx.encode_events(0, &mut out)?;
             }
-            if let Target::AgUi(enc) = target {
+            if let Target::AgUi(enc) = cx.target {
                 enc.finish(&mut out);
             }
             Ok(())
@@ -328,43 +333,62 @@ impl TranslateOptions {
     }
 }
 
-fn on_frame(
-    source: &mut Source,
-    target: &mut Target,
-    events: &mut Vec<Event>,
-    warnings: &mut Vec<Warning>,
-    run: &mut Run,
-    frame: &Frame<'_>,
-    out: &mut Vec<u8>,
-) -> Result<()> {
+/// The translator's parts a frame goes through.
+struct Cx<'a> {
+    source: &'a mut Source,
+    target: &'a mut Target,
+    events: &'a mut Vec<Event>,
+    warnings: &'a mut Vec<Warning>,
+    run: &'a mut Run,
+    coverage: &'a mut Coverage,
+}
+
+impl Cx<'_> {
+    fn warn(&mut self, mut w: Warning, offset: u64) {
+        w.offset = Some(offset);
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        }
+    }
+
+    /// Encodes the decoded events (what the target leaves out reported at `offset`).
+    fn encode_events(&mut self, offset: u64, out: &mut Vec<u8>) -> Result<()> {
+        for event in self.events.drain(..) {
+            self.run.see(&event);
+            if let Some(mut w) = self.coverage.see(&event) {
+                w.offset = Some(offset);
+                if self.warnings.len() < MAX_WARNINGS {
+                    self.warnings.push(w);
+                }
+            }
+            encode_event(self.target, event, out)?;
+        }
+        Ok(())
+    }
+}
+
+fn on_frame(cx: &mut Cx<'_>, frame: &Frame<'_>, out: &mut Vec<u8>) -> Result<()> {
     let data = frame.data();
     if data.is_empty() || data == "[DONE]" {
         return Ok(());
     }
     let mut new_warnings = Vec::new();
-    match source {
+    match &mut *cx.source {
         Source::AgentApi => match parse_event(data) {
-            Ok(e) => events.push(e),
+            Ok(e) => cx.events.push(e),
             Err(e) => new_warnings.push(Warning::new(
                 WarningCode::InvalidEvent,
                 format!("An event was skipped: {}", e.message()),
             )),
         },
-        Source::Responses(d) => d.decode(data, events, &mut new_warnings)?,
-        Source::A2a(d) => d.decode(data, events, &mut new_warnings)?,
-        Source::AgUi(d) => d.decode(data, events, &mut new_warnings),
+        Source::Responses(d) => d.decode(data, cx.events, &mut new_warnings)?,
+        Source::A2a(d) => d.decode(data, cx.events, &mut new_warnings)?,
+        Source::AgUi(d) => d.decode(data, cx.events, &mut new_warnings),
     }
-    for mut w in new_warnings {
-        w.offset = Some(frame.offset());
-        if warnings.len() < MAX_WARNINGS {
-            warnings.push(w);
-        }
+    for w in new_warnings {
+        cx.warn(w, frame.offset());
     }
-    for event in events.drain(..) {
-        run.see(&event);
-        encode_event(target, event, out)?;
-    }
-    Ok(())
+    cx.encode_events(frame.offset(), out)
 }
 
 /// Writes one Agent API event through the target's encoder.
