@@ -330,8 +330,9 @@ impl AgUiDecoder {
     /// A part agentwire's AG-UI encoder carried in a `CUSTOM` event: the Agent API content it
     /// holds, for a message of this run (announced first when it had no text).
     fn carried_part(&mut self, value: Value, out: &mut Vec<ApiEvent>, warnings: &mut Vec<Warning>) {
-        let content = match serde_json::from_value::<Content>(value) {
-            Ok(c) if c.msg_id.as_deref().is_some_and(|id| !id.is_empty()) => c,
+        // Read as the Agent API event it is (the reader every Agent API stream goes through).
+        let content = match crate::protocol::parse_event(&value.to_string()) {
+            Ok(ApiEvent::Content(c)) if c.msg_id.as_deref().is_some_and(|id| !id.is_empty()) => c,
             _ => {
                 warnings.push(Warning::new(
                     WarningCode::InvalidEvent,
