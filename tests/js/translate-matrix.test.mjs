@@ -98,7 +98,7 @@ test("the README's protocol matrix is the one these translations give", () => {
   if (!root) return;
   const path = join(root, "README.md");
   const readme = readFileSync(path, "utf8");
-  const marked = /<!-- translate-matrix -->\n[\s\S]*?\n<!-- \/translate-matrix -->/;
+  const marked = /<!-- translate-matrix -->\n(?:[\s\S]*?\n)?<!-- \/translate-matrix -->/;
   const block = `<!-- translate-matrix -->\n${table}\n<!-- /translate-matrix -->`;
   if (process.env.AGENTWIRE_WRITE_README === "1") {
     writeFileSync(path, readme.replace(marked, block));
