@@ -31,7 +31,7 @@ pub struct Changes {
     pub parts: Vec<(String, usize, Value)>,
     /// The events delivered to the reducer, when recording was asked for.
     pub events: Vec<Value>,
-    /// The events delivered to the reducer, typed, when delivery was asked for
+    /// The verified events, typed, when delivery was asked for instead of applying them
     /// ([`Client::with_delivery`](super::Client::with_delivery)).
     pub delivered: Vec<super::Event>,
     /// Tolerated oddities, with the client's texts.

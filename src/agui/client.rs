@@ -71,8 +71,9 @@ impl Client {
         }
     }
 
-    /// Also hand every event delivered to the reducer (after expansion and verification),
-    /// typed, to [`Changes::delivered`] (what a decoder into another protocol reads).
+    /// Hand every event that would be delivered to the reducer (after expansion and
+    /// verification), typed, to [`Changes::delivered`] instead of applying it: the pipeline of a
+    /// decoder into another protocol, which keeps no messages or state.
     pub fn with_delivery(mut self, deliver: bool) -> Self {
         self.deliver = deliver;
         self
@@ -227,9 +228,10 @@ impl Client {
                 changes.events.push(value);
             }
             if self.deliver {
-                changes.delivered.push(event.clone());
+                changes.delivered.push(event);
+            } else {
+                self.store.apply(event, changes);
             }
-            self.store.apply(event, changes);
         }
         expanded.clear();
         self.expanded = expanded;

@@ -37,6 +37,8 @@ struct Open {
     call: Option<(String, String)>,
     /// Parts carried by `CUSTOM` events while it was open, for its completed value.
     parts: Vec<Content>,
+    /// The text (or a call's arguments) so far.
+    text: String,
 }
 
 /// Reads AG-UI events (one JSON payload at a time) and yields the Agent API events they mean.
@@ -167,12 +169,9 @@ impl AgUiDecoder {
         self.output.push(m);
     }
 
-    fn whole_text(&self, message_id: &str) -> String {
-        self.client
-            .message(message_id)
-            .and_then(|m| m.text())
-            .unwrap_or_default()
-            .to_owned()
+    /// The text (or arguments) of what is open under `key`.
+    fn whole_text(&self, key: &str) -> String {
+        self.open.get(key).map(|o| o.text.clone()).unwrap_or_default()
     }
 
     #[allow(clippy::too_many_lines)]
@@ -199,6 +198,7 @@ impl AgUiDecoder {
                     role,
                     call: None,
                     parts: Vec::new(),
+                    text: String::new(),
                 };
                 self.begin(&e.message_id, open, out);
             }
@@ -210,6 +210,7 @@ impl AgUiDecoder {
                     role: Role::Assistant,
                     call: None,
                     parts: Vec::new(),
+                    text: String::new(),
                 };
                 self.begin(&e.message_id, open, out);
             }
@@ -234,11 +235,13 @@ impl AgUiDecoder {
                     role: Role::Assistant,
                     call: Some((e.tool_call_id.clone(), e.tool_call_name)),
                     parts: Vec::new(),
+                    text: String::new(),
                 };
                 self.begin(&e.tool_call_id, open, out);
             }
             Event::ToolCallArgs(e) => {
-                if let Some(open) = self.open.get(&e.tool_call_id) {
+                if let Some(open) = self.open.get_mut(&e.tool_call_id) {
+                    open.text.push_str(&e.delta);
                     let mut data = JsonMap::new();
                     data.insert("arguments".into(), Value::String(e.delta));
                     let body = ContentBody::Data { data: Some(data) };
@@ -251,12 +254,7 @@ impl AgUiDecoder {
                 else {
                     return;
                 };
-                let arguments = self
-                    .client
-                    .call_owner(&e.tool_call_id)
-                    .and_then(|(m, i)| m.tool_calls().get(i))
-                    .map(|c| c.function.arguments.clone())
-                    .unwrap_or_default();
+                let arguments = self.whole_text(&e.tool_call_id);
                 let data = call_data(&call_id, &name, &arguments);
                 self.end(&e.tool_call_id, ContentBody::Data { data: Some(data) }, out);
             }
@@ -275,6 +273,7 @@ impl AgUiDecoder {
                     role: Role::Tool,
                     call: None,
                     parts: Vec::new(),
+                    text: String::new(),
                 };
                 let key = format!("\u{0}result:{}", e.message_id);
                 self.begin(&key, open, out);
@@ -321,7 +320,8 @@ impl AgUiDecoder {
     }
 
     fn text_delta(&mut self, key: &str, delta: String, out: &mut Vec<ApiEvent>) {
-        if let Some(open) = self.open.get(key) {
+        if let Some(open) = self.open.get_mut(key) {
+            open.text.push_str(&delta);
             let body = ContentBody::Text { text: Some(delta) };
             out.push(ApiEvent::Content(part(&open.id, body, true)));
         }
@@ -352,6 +352,7 @@ impl AgUiDecoder {
                 role: Role::Assistant,
                 call: None,
                 parts: Vec::new(),
+                    text: String::new(),
             };
             let key = format!("\u{0}media:{msg_id}");
             self.begin(&key, open, out);
