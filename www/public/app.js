@@ -279,7 +279,10 @@ class Turn {
       if (state?.value === call) continue; // unchanged calls keep their identity
       changed = true;
       if (!state) {
-        const card = this.#message(call.messageId, call.messageType).node;
+        // Agent API, Responses, A2A: the call is a message of its own. AG-UI: calls sit on an
+        // assistant message (possibly one with text): each gets a card of its own.
+        const own = call.messageType.endsWith("_call");
+        const card = this.#message(own ? call.messageId : `${key}:call`, own ? call.messageType : "function_call").node;
         card.replaceChildren(el("div", "tool-head"), el("pre", "args"), el("div", "tool-result"));
         state = { card };
         this.#calls.set(key, state);

@@ -202,6 +202,8 @@ try {
       "a non-streamed run whose client left is abandoned": {
         why: "the object's waiting request is not told its client left",
         fails: /timed out waiting for the non-streamed run to be abandoned/,
+        // Under load, the object's request to the run is sometimes ended by the runtime.
+        sometimes: true,
       },
     };
     for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "durable" }, { skip, gaps })) {
