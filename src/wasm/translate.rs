@@ -265,7 +265,7 @@ fn request_options(text: Option<&str>) -> Result<(Option<String>, Value, Option<
 }
 
 /// An Agent API request written as the request `protocol` starts a run with: `{body, headers}`,
-/// the body a JSON value (`agent-api`: the request itself, streamed; `ag-ui`: a
+/// the body its JSON text, ready to POST (`agent-api`: the request itself, streamed; `ag-ui`: a
 /// `RunAgentInput`; `openai-responses`: a streamed `create` body; `a2a` / `a2a-0.3`: the
 /// JSON-RPC streaming send of its last user message) and the headers it needs besides
 /// `content-type: application/json` (`accept: text/event-stream`; A2A 1.0: `A2A-Version: 1.0`).
@@ -277,7 +277,7 @@ fn request_options(text: Option<&str>) -> Result<(Option<String>, Value, Option<
 /// request, and for A2A a request without a user message (`input`).
 #[wasm_bindgen(
     js_name = requestFor,
-    unchecked_return_type = "{ body: Record<string, unknown>; headers: Record<string, string> }"
+    unchecked_return_type = "{ body: string; headers: Record<string, string> }"
 )]
 pub fn request_for(
     #[wasm_bindgen(
