@@ -5,8 +5,8 @@ import type { Agent } from "./app.js";
 /** The protocols an upstream may speak: `"a2a"` is A2A 1.0, `"a2a-0.3"` 0.3's `message/stream`. */
 export type UpstreamProtocol = "agent-api" | "ag-ui" | "openai-responses" | "a2a" | "a2a-0.3";
 
-/** Headers as `fetch` takes them. */
-export type UpstreamHeaders = Record<string, string> | [string, string][] | Headers;
+/** Headers as `fetch` takes them: an object, pairs, or a `Headers` (any iterable of pairs). */
+export type UpstreamHeaders = Record<string, string> | [string, string][] | Iterable<readonly [string, string]>;
 
 /** The options of {@link upstream}. */
 export interface UpstreamOptions {
@@ -21,7 +21,7 @@ export interface UpstreamOptions {
    */
   headers?: UpstreamHeaders | ((request: AgentRequest) => UpstreamHeaders | Promise<UpstreamHeaders>);
   /** The `fetch` to use. @defaultValue `globalThis.fetch` */
-  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  fetch?: (url: string, init: any) => Promise<any>;
   /** The model named in the request (`agent-api`, `openai-responses`); the run's own otherwise. */
   model?: string;
   /**
@@ -43,4 +43,4 @@ export interface UpstreamOptions {
  *
  * @throws {AgentwireError} `INVALID_OPTION` naming the option (`url` when it is not an http(s) URL).
  */
-export function upstream(url: string | URL, options?: UpstreamOptions): Agent;
+export function upstream(url: string | { readonly href: string }, options?: UpstreamOptions): Agent;

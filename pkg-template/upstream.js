@@ -25,7 +25,7 @@ export function requestFor(protocol, request, options) {
 function upstreamOptions(url, options) {
   let parsed;
   try {
-    parsed = new URL(url);
+    parsed = new URL(typeof url === "object" && url !== null && typeof url.href === "string" ? url.href : url);
   } catch (error) {
     throw agentwireError("INVALID_OPTION", "upstream(): url must be an absolute http(s) URL", "url", error);
   }

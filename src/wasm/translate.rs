@@ -320,6 +320,6 @@ pub fn request_for(
         }
     };
     Ok(to_js(
-        &serde_json::json!({"body": body, "headers": headers}),
+        &serde_json::json!({"body": body.to_string(), "headers": headers}),
     )?)
 }
