@@ -6,8 +6,10 @@
 // run; an upstream that fails, answers garbage or hangs ends the front run failed, coded.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { AgentApp, StreamAssembler, a2aRequest, agUiRequest, parseRequest, requestFor, responsesRequest, upstream } from "agentwire";
 import { loadClient } from "./agui-client.mjs";
 import { listen, post } from "./http-helpers.mjs";
@@ -348,5 +350,42 @@ test("a run stopped while the upstream has not answered yet aborts the upstream 
   } finally {
     front.server.close();
     silent.server.close();
+  }
+});
+
+// A real AG-UI server (the Python `ag-ui-protocol` SDK's encoder on uvicorn), served over A2A and
+// OpenAI Responses. Needs the test virtualenv (scripts/setup.sh) at AGENTWIRE_ROOT/.venv.
+const PYTHON = ROOT ? `${ROOT}/.venv/bin/python` : null;
+const noPython = !PYTHON || !existsSync(PYTHON) ? (process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "no test virtualenv" : false) : false;
+
+test("a Python ag-ui-protocol server, served over A2A and OpenAI Responses", { skip: noPython }, async () => {
+  const probe = await hostile(() => {});
+  const port = probe.server.address().port;
+  await new Promise((resolve) => probe.server.close(resolve));
+  const python = spawn(PYTHON, [fileURLToPath(new URL("./upstream-agui-server.py", import.meta.url)), String(port)], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  python.stderr.on("data", (d) => { stderr += d; });
+  try {
+    const url = `http://127.0.0.1:${port}/agent`;
+    for (let i = 0; ; i++) {
+      const up = await fetch(url, { method: "POST" }).then((r) => r.status, () => 0);
+      if (up === 422) break; // FastAPI refuses the empty body: the server is up.
+      assert.ok(i < 100, `the Python server did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const front = await listen(new AgentApp({ agent: upstream(url, { protocol: "ag-ui", timeoutMs: 10_000 }) }));
+    try {
+      for (const route of ["/a2a", "/compatible-mode/v1/responses", "/process"]) {
+        const [answers, body, headers] = FRONTS[route];
+        const got = await readAnswer(await post(`${front.base}${route}`, body(), headers), answers);
+        assert.equal(got.outcome, "completed", `${route}: ${JSON.stringify(got.error)} ${stderr}`);
+        assert.equal(got.text, `You asked: ${QUESTION}`, route);
+        assert.deepEqual(got.calls, [["call_1", "get_weather", '{"city":"Oslo"}', "-3°C"]], route);
+      }
+    } finally {
+      front.server.close();
+    }
+  } finally {
+    python.kill();
   }
 });
