@@ -2,7 +2,7 @@
 // Importing the package instantiates the WebAssembly module: everything here is ready to call.
 // The glue's classes have `[Symbol.dispose]`: see assembler.d.ts.
 /// <reference lib="esnext.disposable" />
-export { a2aRequest, agUiRequest, parseEvent, parseRequest, responsesRequest, wasmMemoryBytes } from "./agentwire.js";
+export { a2aRequest, agUiRequest, parseEvent, parseRequest, requestFor, responsesRequest, wasmMemoryBytes } from "./agentwire.js";
 import type { AgentwireError as AgentwireErrorShape, ErrorCode } from "./agentwire.js";
 /**
  * The class of every error agentwire throws. `error instanceof AgentwireError` holds for every
@@ -22,6 +22,8 @@ export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from
 export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
+export { upstream } from "./upstream.js";
+export type { UpstreamHeaders, UpstreamOptions, UpstreamProtocol } from "./upstream.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
 export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunStore } from "./runs.js";
 export { RedisRunStore } from "./redis.js";

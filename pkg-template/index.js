@@ -10,6 +10,7 @@ export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from
 export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
+export { requestFor, upstream } from "./upstream.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
 export { RedisRunStore } from "./redis.js";
 

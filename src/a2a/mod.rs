@@ -1,5 +1,6 @@
 //! A2A (`a2a-sdk` 0.3, protocol 0.3.0) streaming: Agent API events ⇄ `message/stream` JSON-RPC
-//! results, and an A2A `Message` → [`AgentRequest`](crate::protocol::AgentRequest).
+//! results, an A2A `Message` → [`AgentRequest`](crate::protocol::AgentRequest), and back
+//! ([`streaming_request`]: a request's last user message as a streaming send).
 //!
 //! The reference A2A adapter cannot stream (`reference/agentscope-protocol.md` §7.2, issue
 //! #499: it answers with one `Message` from the final response); here every message and part
@@ -31,6 +32,7 @@ mod decode;
 mod decode_tests;
 mod encode;
 mod request;
+mod request_out;
 mod rpc;
 mod task;
 mod version;
@@ -40,6 +42,7 @@ pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;
 pub use request::a2a_request;
+pub use request_out::streaming_request;
 pub use rpc::{
     read_call, rpc_result, streaming_send, task_request, A2aCall, A2aMethod, RpcError,
     RpcErrorCode, StreamingSend,

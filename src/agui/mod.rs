@@ -12,7 +12,7 @@
 //!   [`ResponseBuilder`](crate::builder::ResponseBuilder) or, through
 //!   [`Translator`](crate::translate::Translator), any Agent API / Responses / A2A stream) → AG-UI
 //!   events; [`agent_request`]: a `RunAgentInput` → the Agent API request the reference's AG-UI
-//!   adapter makes of it.
+//!   adapter makes of it; [`run_agent_input`]: an Agent API request as a `RunAgentInput`.
 //! - [`Message`] (seven roles), [`ContentPart`], [`ToolCall`], [`Tool`], [`Context`],
 //!   [`Interrupt`], [`ResumeEntry`], [`RunAgentInput`], [`TokenUsage`], outcomes.
 //!
@@ -36,6 +36,7 @@ mod outcome;
 mod patch;
 mod read;
 mod request;
+mod request_out;
 pub(crate) mod schema;
 mod verify;
 
@@ -55,6 +56,7 @@ pub use message::{
 };
 pub use outcome::{Interrupt, RunFinishedOutcome, SubagentFinishedOutcome, TokenUsage};
 pub use request::{agent_request, agent_request_from_input};
+pub use request_out::run_agent_input;
 
 /// The protocol version agentwire targets and declares: AG-UI 1.0.
 pub const PROTOCOL_VERSION: &str = "1.0";

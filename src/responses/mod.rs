@@ -5,6 +5,8 @@
 //! - [`ResponsesDecoder`]: Responses streaming events → Agent API events; with it the
 //!   [`StreamAssembler`] assembles `protocol: "openai-responses"` streams into the final
 //!   Responses `response` object.
+//! - [`agent_request`]: a `create` body → an Agent API request; [`create_request`]: an Agent
+//!   API request → a streamed `create` body.
 //!
 //! [`ResponseBuilder`]: crate::builder::ResponseBuilder
 //! [`StreamAssembler`]: crate::assembler::StreamAssembler
@@ -41,6 +43,7 @@ mod decode;
 mod encode;
 mod history;
 mod request;
+mod request_out;
 #[cfg(feature = "full")]
 mod snapshot;
 
@@ -48,5 +51,6 @@ pub use decode::ResponsesDecoder;
 pub use encode::ResponsesEncoder;
 pub use history::input_items;
 pub use request::agent_request;
+pub use request_out::create_request;
 #[cfg(feature = "full")]
 pub(crate) use snapshot::ResponsesSnapshot;

@@ -224,3 +224,102 @@ pub fn responses_input(text: &str) -> std::result::Result<JsValue, JsValue> {
     let messages = history(text, "toResponsesInput")?;
     Ok(to_js(&crate::responses::input_items(&messages))?)
 }
+
+/// Reads `requestFor`'s `{model?, requestId?, taskId?}` from the JSON text of its options.
+fn request_options(text: Option<&str>) -> Result<(Option<String>, Value, Option<String>)> {
+    let bag = Bag::parse(text, "requestFor")?;
+    let (mut model, mut rpc_id, mut task_id) = (None, Value::from(1), None);
+    for (key, v) in bag.entries() {
+        match key.as_str() {
+            "model" | "taskId" => {
+                let s = v
+                    .as_str()
+                    .ok_or_else(|| invalid(format!("{key} must be a string"), key))?;
+                if key == "model" {
+                    model = Some(s.to_owned());
+                } else {
+                    task_id = Some(s.to_owned());
+                }
+            }
+            "requestId" => {
+                rpc_id = match v {
+                    Value::String(_) => v.clone(),
+                    Value::Number(n) if n.is_i64() || n.is_u64() => v.clone(),
+                    _ => {
+                        return Err(invalid(
+                            "requestId must be a string or an integer".into(),
+                            "requestId",
+                        ))
+                    }
+                };
+            }
+            other => {
+                return Err(invalid(
+                    format!("unknown requestFor option \"{other}\""),
+                    other,
+                ))
+            }
+        }
+    }
+    Ok((model, rpc_id, task_id))
+}
+
+/// An Agent API request written as the request `protocol` starts a run with: `{body, headers}`,
+/// the body its JSON text, ready to POST (`agent-api`: the request itself, streamed; `ag-ui`: a
+/// `RunAgentInput`; `openai-responses`: a streamed `create` body; `a2a` / `a2a-0.3`: the
+/// JSON-RPC streaming send of its last user message) and the headers it needs besides
+/// `content-type: application/json` (`accept: text/event-stream`; A2A 1.0: `A2A-Version: 1.0`).
+/// Options: `model` (the Agent API and Responses model), `requestId` (the A2A JSON-RPC id,
+/// default 1), `taskId` (A2A: the task the message continues).
+///
+/// @throws {AgentwireError} `INVALID_OPTION` naming the option (an unknown protocol is
+/// `protocol`), `INVALID_JSON` / `INVALID_REQUEST` for a request that is not a valid Agent API
+/// request, and for A2A a request without a user message (`input`).
+#[wasm_bindgen(
+    js_name = requestFor,
+    unchecked_return_type = "{ body: string; headers: Record<string, string> }"
+)]
+pub fn request_for(
+    #[wasm_bindgen(
+        unchecked_param_type = "\"agent-api\" | \"ag-ui\" | \"openai-responses\" | \"a2a\" | \"a2a-0.3\""
+    )]
+    protocol_name: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AgentRequest | string")] request: &JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "{ model?: string; requestId?: string | number; taskId?: string }"
+    )]
+    options: Option<String>,
+) -> std::result::Result<JsValue, JsValue> {
+    let name = protocol_name.as_string().map(Value::String);
+    let target = protocol(name.as_ref(), "protocol")?;
+    let (model, rpc_id, task_id) = request_options(options.as_deref())?;
+    let text = Text::from_js(request, "requestFor")?;
+    let request = crate::protocol::parse_request(text.as_str()?)?;
+    let mut headers = serde_json::Map::new();
+    headers.insert("accept".into(), Value::from("text/event-stream"));
+    let body = match target {
+        Protocol::AgentApi => {
+            let mut request = request;
+            request.stream = true;
+            if model.is_some() {
+                request.model = model;
+            }
+            serde_json::to_value(&request)
+                .map_err(|e| Error::new(ErrorCode::InvalidRequest, format!("no JSON form: {e}")))?
+        }
+        Protocol::AgUi => crate::agui::run_agent_input(&request)?,
+        Protocol::OpenAiResponses => crate::responses::create_request(&request, model.as_deref())?,
+        Protocol::A2a | Protocol::A2a03 => {
+            let version = if target == Protocol::A2a {
+                headers.insert("A2A-Version".into(), Value::from("1.0"));
+                crate::a2a::A2aVersion::V1_0
+            } else {
+                crate::a2a::A2aVersion::V0_3
+            };
+            crate::a2a::streaming_request(&request, version, &rpc_id, task_id.as_deref())?
+        }
+    };
+    Ok(to_js(
+        &serde_json::json!({"body": body.to_string(), "headers": headers}),
+    )?)
+}

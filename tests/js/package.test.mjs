@@ -34,7 +34,7 @@ test("the tarball ships the wasm and every entry", () => {
     "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder-children.js", "builder-mirror.js", "builder-pipe.js", "builder-run.js", "builder.d.ts", "builder.js", "connect-types.d.ts", "connect.js", "conversation.d.ts",
     "conversation.js", "deno.js", "durable.js",
     "index.d.ts", "index.js", "instance.js", "lite", "node.js", "package.json", "redis.d.ts", "redis.js", "runs.d.ts", "runs.js", "store-events.js", "store-options.js", "store-redis-scripts.js", "translate.d.ts", "translate.js",
-    "values.js", "workerd.js"]);
+    "upstream.d.ts", "upstream.js", "values.js", "workerd.js"]);
   assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "assembler.d.ts", "assembler.js", "browser.js", "connect-types.d.ts", "connect.js", "deno.js", "index.d.ts", "index.js", "instance.js", "node.js",
     "values.js", "workerd.js"]);
