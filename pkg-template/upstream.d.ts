@@ -44,3 +44,6 @@ export interface UpstreamOptions {
  * @throws {AgentwireError} `INVALID_OPTION` naming the option (`url` when it is not an http(s) URL).
  */
 export function upstream(url: string | { readonly href: string }, options?: UpstreamOptions): Agent;
+
+/** The core's writer of each protocol's request (declared with the wasm exports). */
+export { requestFor } from "./agentwire.js";

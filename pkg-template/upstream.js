@@ -99,10 +99,8 @@ export function upstream(url, options) {
       if (!res.ok || !STREAM_TYPES.includes(type) || res.body === null) {
         const text = await bounded(res);
         const what = res.ok ? `answered ${res.status} with ${type === "" ? "no content type" : JSON.stringify(type)}, not a stream` : `answered ${res.status}`;
-        const error = agentwireError("UPSTREAM_FAILED", `upstream(): POST ${o.where} ${what}${text === "" ? "" : `: ${text}`}`);
-        error.status = res.status;
-        error.body = text;
-        throw error;
+        throw Object.assign(agentwireError("UPSTREAM_FAILED", `upstream(): POST ${o.where} ${what}${text === "" ? "" : `: ${text}`}`),
+          { status: res.status, body: text });
       }
       const stream = watched(res.body, { arm, disarm, a2a });
       await rb.pipe(stream, { protocol: o.protocol, signal: controller.signal });
@@ -197,7 +195,7 @@ function watched(body, { arm, disarm, a2a }) {
       if (sniff !== null) {
         try {
           sniff.push(step.value);
-          const id = sniff.snapshot()?.id;
+          const id = /** @type {{ id?: unknown }} */ (sniff.snapshot())?.id;
           if (typeof id === "string" && id !== "") a2a.taskId = id;
         } catch {
           // Not readable: the pipe reports it.
