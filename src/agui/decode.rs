@@ -171,7 +171,10 @@ impl AgUiDecoder {
 
     /// The text (or arguments) of what is open under `key`.
     fn whole_text(&self, key: &str) -> String {
-        self.open.get(key).map(|o| o.text.clone()).unwrap_or_default()
+        self.open
+            .get(key)
+            .map(|o| o.text.clone())
+            .unwrap_or_default()
     }
 
     #[allow(clippy::too_many_lines)]
@@ -352,7 +355,7 @@ impl AgUiDecoder {
                 role: Role::Assistant,
                 call: None,
                 parts: Vec::new(),
-                    text: String::new(),
+                text: String::new(),
             };
             let key = format!("\u{0}media:{msg_id}");
             self.begin(&key, open, out);

@@ -649,8 +649,14 @@ impl ResponsesEncoder {
         if item.index.is_none() {
             return Ok(());
         }
+        // A snapshot's arguments may still be replaced (agentscope sends `"{}"` before the real
+        // ones): only deltas and the completed value are streamed.
         let start = item.sent.len();
-        if let Some(rest) = str_field(&item.data, "arguments").strip_prefix(item.sent.as_str()) {
+        let streamed = mode != Mode::Snapshot;
+        if let Some(rest) = str_field(&item.data, "arguments")
+            .strip_prefix(item.sent.as_str())
+            .filter(|_| streamed)
+        {
             if !rest.is_empty() {
                 item.sent.push_str(rest);
                 self.begin_item(out, "response.function_call_arguments.delta", i);

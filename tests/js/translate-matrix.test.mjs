@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ResponseBuilder, StreamAssembler, Translator } from "agentwire";
-import { randomCuts } from "./reference-streams.mjs";
+import { randomCuts, referenceStreams } from "./reference-streams.mjs";
 
 const PROTOCOLS = ["agent-api", "ag-ui", "openai-responses", "a2a", "a2a-0.3"];
 const ANSWER = "Sunny in Hangzhou, 24 °C — “clear” skies.";
@@ -85,6 +85,39 @@ for (const [i, from] of PROTOCOLS.entries()) {
     });
   }
 }
+
+// Over the reference corpus: a run reaching the target through any source protocol holds what
+// it holds when translated to the target directly (texts in order, tool calls, outcome).
+function essence(bytes, protocol) {
+  const asm = new StreamAssembler({ protocol });
+  asm.push(bytes);
+  asm.finish();
+  const snapshot = asm.snapshot();
+  const calls = asm.toolCalls().map((c) => `${c.name}(${c.arguments})`);
+  const outcome = asm.outcome;
+  asm.free();
+  const texts = protocol === "ag-ui"
+    ? snapshot.messages.filter((m) => m.role === "assistant" && typeof m.content === "string" && m.content !== "").map((m) => m.content)
+    : [...(snapshot.output ?? []), ...(snapshot.incompleteMessages ?? [])].filter((m) => m.type === "message")
+      .map((m) => (m.content ?? []).map((c) => c.text ?? c.refusal ?? "").join("")).filter((t) => t !== "");
+  return { texts, calls, outcome };
+}
+
+test("every pair over the reference corpus keeps what a direct translation keeps", () => {
+  let compared = 0;
+  for (const [k, [name, reference]] of referenceStreams().entries()) {
+    for (const to of PROTOCOLS) {
+      const direct = essence(translate(reference, "agent-api", to, k).out, to);
+      for (const from of PROTOCOLS) {
+        const viaSource = translate(reference, "agent-api", from, k + 7).out;
+        const got = essence(translate(viaSource, from, to, k + 13).out, to);
+        assert.deepEqual(got, direct, `${name}: agent-api → ${from} → ${to}`);
+        compared += 1;
+      }
+    }
+  }
+  assert.ok(compared >= 8 * 25, `only ${compared} comparisons`);
+});
 
 test("the README's protocol matrix is the one these translations give", () => {
   const header = `| from \\ to | ${PROTOCOLS.map((p) => `\`${p}\``).join(" | ")} |`;
