@@ -125,11 +125,18 @@ impl AgUiDecoder {
         }
     }
 
-    /// A fresh Agent API message id: `wanted` unless a message has it, else `fallback`.
+    /// A fresh Agent API message id: `wanted` unless a message has it, else `fallback`, else
+    /// `fallback` numbered (`…-2`, `…-3`): AG-UI lets a tool call name a parent message that a
+    /// text message later takes, where the Agent API has two messages.
     fn message_id(&mut self, wanted: Option<&str>, fallback: &str) -> String {
-        let id = match wanted.filter(|w| !w.is_empty() && !self.used.contains(*w)) {
+        let free = |id: &str| !id.is_empty() && !self.used.contains(id);
+        let id = match wanted.filter(|w| free(w)) {
             Some(w) => w.to_owned(),
-            None => fallback.to_owned(),
+            None if free(fallback) => fallback.to_owned(),
+            None => (2..)
+                .map(|n| format!("{fallback}-{n}"))
+                .find(|id| free(id))
+                .unwrap_or_default(),
         };
         self.used.insert(id.clone());
         id
@@ -492,6 +499,26 @@ mod tests {
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].starts_with("STATE_SNAPSHOT"), "{warnings:?}");
         assert!(warnings[1].starts_with("STATE_DELTA"), "{warnings:?}");
+    }
+
+    #[test]
+    fn a_call_naming_a_parent_that_a_text_message_later_takes_stays_apart_from_it() {
+        let input = sse(&[
+            json!({"type":"RUN_STARTED","threadId":"t","runId":"r"}),
+            json!({"type":"TOOL_CALL_START","toolCallId":"c0","toolCallName":"f","parentMessageId":"m1"}),
+            json!({"type":"TEXT_MESSAGE_START","messageId":"m1"}),
+            json!({"type":"TOOL_CALL_ARGS","toolCallId":"c0","delta":"{}"}),
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"}),
+            json!({"type":"TOOL_CALL_END","toolCallId":"c0"}),
+            json!({"type":"TEXT_MESSAGE_END","messageId":"m1"}),
+            json!({"type":"RUN_FINISHED","threadId":"t","runId":"r"}),
+        ]);
+        let (snapshot, _, text) = to_agent_api(&input);
+        let output = snapshot["output"].as_array().unwrap();
+        let ids: Vec<_> = output.iter().map(|m| m["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["m1", "m1-2"], "{text}");
+        assert_eq!(output[0]["content"][0]["data"]["arguments"], "{}");
+        assert_eq!(output[1]["content"][0]["text"], "Hi");
     }
 
     #[test]

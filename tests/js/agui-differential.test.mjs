@@ -7,7 +7,7 @@
 // error text). The events go to agentwire as SSE bytes split into random chunks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { StreamAssembler } from "agentwire";
+import { StreamAssembler, Translator } from "agentwire";
 import { loadClient, replay } from "./agui-client.mjs";
 
 const ROOT = process.env.AGENTWIRE_ROOT;
@@ -244,4 +244,76 @@ test("differential: agentwire ≡ @ag-ui/client 1.0.0 on seeded random event seq
     counts.events += events.length;
   }
   console.log(`# ag-ui differential: ${JSON.stringify(counts)}`);
+});
+
+// translate from AG-UI reads what @ag-ui/client reads: the clean runs (one run, every message
+// started once, no messages snapshot, accepted by the client) translated to the Agent API in
+// random chunks hold the client's texts, reasoning, tool calls and tool results.
+function translatedEssence(events, r) {
+  const bytes = new TextEncoder().encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(""));
+  const t = new Translator({ from: "ag-ui", to: "agent-api" });
+  const out = [];
+  for (let i = 0; i < bytes.length;) {
+    const step = 1 + r.int(200);
+    out.push(...t.push(bytes.subarray(i, i + step)));
+    i += step;
+  }
+  out.push(...t.finish());
+  t.free();
+  const asm = new StreamAssembler({ protocol: "agent-api" });
+  asm.push(new Uint8Array(out));
+  asm.finish();
+  const snap = asm.snapshot();
+  const outcome = asm.outcome;
+  asm.free();
+  const texts = [];
+  const calls = [];
+  const results = [];
+  for (const m of [...snap.output, ...(snap.incompleteMessages ?? [])]) {
+    const data = (m.content ?? []).find((c) => c.type === "data")?.data;
+    if (m.type === "function_call") calls.push(`${data.call_id}:${data.name}(${data.arguments})`);
+    else if (m.type === "function_call_output") results.push(`${data.call_id}=${data.output}`);
+    else {
+      const text = (m.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("");
+      if (text !== "") texts.push(`${m.type === "reasoning" ? "reasoning" : m.role}:${text}`);
+    }
+  }
+  return { texts: texts.sort(), calls: calls.sort(), results: results.sort(), outcome };
+}
+
+function clientEssence(messages) {
+  const texts = [];
+  const calls = [];
+  const results = [];
+  for (const m of messages) {
+    if (m.role === "tool") results.push(`${m.toolCallId}=${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`);
+    for (const c of m.toolCalls ?? []) calls.push(`${c.id}:${c.function.name}(${c.function.arguments})`);
+    if (typeof m.content === "string" && m.content !== "" && m.role !== "tool" && m.role !== "activity") {
+      texts.push(`${m.role === "developer" ? "system" : m.role}:${m.content}`);
+    }
+  }
+  return { texts: texts.sort(), calls: calls.sort(), results: results.sort() };
+}
+
+test("differential: translate from AG-UI holds what @ag-ui/client holds", { skip }, async () => {
+  const lib = await loadClient(ROOT);
+  let compared = 0;
+  for (let seed = 1; seed <= RUNS; seed += 4) {
+    const r = rng(seed);
+    const events = validRun(r, false);
+    const starts = events.filter((e) => /_START$/.test(e.type) && e.type !== "RUN_STARTED" && e.type !== "REASONING_START" && e.type !== "STEP_STARTED")
+      .map((e) => e.messageId ?? e.toolCallId);
+    if (events.filter((e) => e.type === "RUN_STARTED").length > 1 || events.some((e) => e.type === "MESSAGES_SNAPSHOT")
+      || new Set(starts).size !== starts.length) continue;
+    const theirs = await replay(lib, events);
+    if (theirs.error !== undefined) continue;
+    const where = `seed ${seed}: ${JSON.stringify(events)}`;
+    const mine = translatedEssence(events, rng(seed + 1));
+    assert.strictEqual(mine.outcome, "completed", where);
+    const expected = clientEssence(theirs.messages);
+    assert.deepStrictEqual({ texts: mine.texts, calls: mine.calls, results: mine.results }, expected, where);
+    compared += 1;
+  }
+  assert.ok(compared >= 40, `only ${compared} runs compared`);
+  console.log(`# translate from ag-ui ≡ @ag-ui/client: ${compared} runs`);
 });
