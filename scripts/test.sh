@@ -33,7 +33,6 @@ project() {
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   mkdir -p "$PROJECT/examples"
   cp -r examples/shared examples/node examples/deno examples/worker "$PROJECT/examples/"
-  cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
