@@ -24,6 +24,18 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 STREAMS = os.path.join(ROOT, "fuzz", "seeds", "streams")
+
+
+def conformance_dir(name):
+    """Conformance suite `name`, where the suites live: beside the repository, in
+    ../shared/conformance (AGENTWIRE_CONFORMANCE names another directory holding them)."""
+    base = os.environ.get("AGENTWIRE_CONFORMANCE") or os.path.join(ROOT, "..", "shared", "conformance")
+    path = os.path.join(base, name)
+    if not os.path.isdir(path):
+        sys.exit(f"conformance suite {name} not found at {path}: the suites live in <repo root>/../shared/conformance "
+                 "(set AGENTWIRE_CONFORMANCE to their directory)")
+    return path
+
 MAX = 8192  # the documented -max_len
 rng = random.Random(0xC0FFEE)
 I64_MAX = 2**63 - 1
@@ -460,7 +472,7 @@ def render():
         if protocol == "agent-api":
             material += list(hostile_agent_api())
         if protocol == "ag-ui":
-            for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/ag-ui-conformance/streams/*.json")))[:40]:
+            for path in sorted(glob.glob(os.path.join(conformance_dir("ag-ui"), "streams", "*.json")))[:40]:
                 material.append((os.path.basename(path)[:-5], sse(json.load(open(path))["stream"])))
         for name, body in material:
             cuts = sorted(rng.randrange(len(body) + 1) for _ in range(3))
@@ -505,7 +517,7 @@ def push():
 
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/reference/sse/*.sse"))):
         write("ref-" + os.path.basename(path), read(path))
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests/fixtures/ag-ui-conformance/streams/*.json"))):
+    for path in sorted(glob.glob(os.path.join(conformance_dir("ag-ui"), "streams", "*.json"))):
         write("agui-" + os.path.basename(path)[:-5], sse(json.load(open(path))["stream"]))
     deltas = "".join(
         'data: {"sequence_number":%d,"object":"content","status":"in_progress","error":null,"type":"text",'

@@ -54,16 +54,19 @@ export const FRONT_ENDS = {
   },
   responses: {
     protocol: "openai-responses",
-    mapping: "responsesRequest",
+    // The Agent API request and what every response object repeats of the body (`echo`).
+    mapping: "responsesStart",
+    read: ({ request, echo }) => ({ agentRequest: request, echo }),
     idPrefix: "resp_",
     clientId: () => undefined,
     idField: "id",
     sessionField: "conversation",
-    builderOptions: (request, id) => ({
+    builderOptions: (request, id, echo) => ({
       protocol: "openai-responses",
       sessionId: request.session_id ?? undefined,
       responseId: id,
       model: typeof request.model === "string" ? checkEchoed(request.model, "model") : undefined,
+      request: echo,
     }),
     streamed: (request) => request.stream === true,
   },
@@ -85,24 +88,29 @@ export const FRONT_ENDS = {
   },
 };
 
-/** The body's Agent API request by the core's `mapping` (400 naming the field). */
+/**
+ * The body read by the core's `mapping` (400 naming the field): `{ agentRequest, echo }`, the
+ * Agent API request and, for Responses, what every response object repeats of the body.
+ */
 export function mapRequest(front, bytes) {
+  let mapped;
   try {
-    return call(front.mapping, textOf(bytes, front.mapping));
+    mapped = call(front.mapping, textOf(bytes, front.mapping));
   } catch (e) {
     throw badRequest(e);
   }
+  return front.read ? front.read(mapped) : { agentRequest: mapped };
 }
 
 /**
- * The run a start request makes: its Agent API request with `id` set (the client's, checked, or
- * a new one), its session (checked) and builder options. `runId` is an id chosen before (a
- * front instance's, with Durable Objects).
+ * The run a start request makes (`mapped`: what `mapRequest` read): its Agent API request with
+ * `id` set (the client's, checked, or a new one), its session (checked) and builder options.
+ * `runId` is an id chosen before (a front instance's, with Durable Objects).
  */
-export function runOf(front, agentRequest, runId = undefined) {
+export function runOf(front, { agentRequest, echo }, runId = undefined) {
   const chosen = front.clientId(agentRequest);
   const id = runId ?? (chosen == null ? randomId(front.idPrefix) : checkRunId(chosen, front.idField));
   checkEchoed(agentRequest.session_id, front.sessionField);
   agentRequest.id = id;
-  return { id, session: agentRequest.session_id ?? null, builderOptions: front.builderOptions(agentRequest, id) };
+  return { id, session: agentRequest.session_id ?? null, builderOptions: front.builderOptions(agentRequest, id, echo) };
 }

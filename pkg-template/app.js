@@ -323,8 +323,9 @@ export class AgentApp {
   /** A start of a streamed protocol's run: the stream, or (Responses, not streamed) the response. */
   async #startRoute(frontKey, request, context) {
     const front = FRONT_ENDS[frontKey];
-    const agentRequest = mapRequest(front, await this.#body(request));
-    const { id, session, builderOptions } = runOf(front, agentRequest, context.runId);
+    const mapped = mapRequest(front, await this.#body(request));
+    const { agentRequest } = mapped;
+    const { id, session, builderOptions } = runOf(front, mapped, context.runId);
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions }, context);
     if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1, undefined, request.signal), id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.

@@ -47,6 +47,15 @@ export interface ResponseBuilderOptions {
   protocol?: Protocol;
   /** The `model` an OpenAI Responses stream names (`protocol: "openai-responses"`). @defaultValue `""` */
   model?: string;
+  /**
+   * The Responses `create` request the stream answers (`protocol: "openai-responses"`): every
+   * `response` object repeats its settings (`instructions`, `tools`, `tool_choice`,
+   * `temperature`, `top_p`, `text`, `reasoning`, `max_output_tokens`, `store`, `metadata`,
+   * `previous_response_id`, `user`, …) as the Responses API does; other keys (`input`, `stream`)
+   * are ignored. Throws `INVALID_OPTION` naming `request.<field>` for a field of the wrong type.
+   * @defaultValue the API's defaults (`tools: []`, `tool_choice: "auto"`, `temperature: 1`, …)
+   */
+  request?: Readonly<Record<string, unknown>>;
   /** The JSON-RPC `id` an A2A stream answers (`protocol: "a2a"` or `"a2a-0.3"`). @defaultValue `null` */
   requestId?: string | number | null;
   /** AG-UI's `threadId` (`protocol: "ag-ui"`). @defaultValue `sessionId`, else `thread_<uuid4>` */

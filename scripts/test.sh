@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node hostile deno workerd browser handlers readme vite e2e.
+# Suites, in the default order: rust wasm reference build node conformance hostile deno workerd browser handlers readme vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node hostile deno workerd browser handlers readme vite e2e)
+ALL=(rust wasm reference build node conformance hostile deno workerd browser handlers readme vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -33,7 +33,6 @@ project() {
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   mkdir -p "$PROJECT/examples"
   cp -r examples/shared examples/node examples/deno examples/worker "$PROJECT/examples/"
-  cp -r tests/fixtures/ag-ui-conformance "$PROJECT/tests/ag-ui-conformance"
   printf '{"name":"agentwire-smoke","private":true,"type":"module"}\n' > "$PROJECT/package.json"
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
@@ -96,6 +95,15 @@ suite_node() {
   (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
     AGENTWIRE_TSC7="$ROOT/node_modules/typescript7/bin/tsc" \
     run timeout 600 node --test --test-reporter=tap tests/*.test.mjs)
+}
+
+suite_conformance() {
+  project || return 1
+  # The protocols' own conformance suites, read where they live: ../shared/conformance beside the
+  # repository (AGENTWIRE_CONFORMANCE names another place), never copied in. Here the Open
+  # Responses compliance suite (run by bun, pinned in devDependencies) against AgentApp's
+  # Responses route; the AG-UI corpus runs in the rust and node suites.
+  (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" run timeout 300 node tests/runners/openresponses.mjs "$PROJECT")
 }
 
 suite_hostile() {

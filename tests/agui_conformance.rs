@@ -1,4 +1,5 @@
-//! The published AG-UI conformance corpus (`tests/fixtures/ag-ui-conformance/streams`), run
+//! The published AG-UI conformance corpus (`../shared/conformance/ag-ui/streams`, beside the
+//! repository: [`conformance_dir`]), run
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -9,7 +10,7 @@
 //! The JS twin (`tests/js/agui-conformance.test.mjs`) runs the same corpus through the built
 //! package as SSE bytes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agentwire::agui::{Changes, Client, RunAgentInput};
 use serde_json::{json, Value};
@@ -183,10 +184,27 @@ fn run_fixture(fixture: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// Conformance suite `name`: the suites live outside the repository, in
+/// `<repo root>/../shared/conformance` (`AGENTWIRE_CONFORMANCE` names another directory holding
+/// them), and are read from there, never copied in.
+fn conformance_dir(name: &str) -> PathBuf {
+    let base = match std::env::var_os("AGENTWIRE_CONFORMANCE") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance"),
+    };
+    let dir = base.join(name);
+    assert!(
+        dir.is_dir(),
+        "conformance suite {name} not found at {}: the suites live in <repo root>/../shared/conformance \
+         (set AGENTWIRE_CONFORMANCE to their directory)",
+        dir.display()
+    );
+    dir
+}
+
 #[test]
 fn conformance_corpus() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ag-ui-conformance/streams");
+    let dir = conformance_dir("ag-ui").join("streams");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())

@@ -2,7 +2,7 @@
 
 For every `<name>.ag-ui.sse` in OUT_DIR (written by examples/agui_scenarios.rs):
 - the body is `data: <json>\\n\\n` frames only, and every event validates against the AG-UI JSON
-  schema (tests/fixtures/ag-ui-conformance/schema.json, `$defs/Event`, draft 2020-12, with the
+  schema (../shared/conformance/ag-ui/schema.json beside the repository, `$defs/Event`, draft 2020-12, with the
   `jsonschema` package);
 - every event parses as ag-ui-protocol 1.0.0's `ag_ui.core.Event` and dumps back
   (`by_alias=True, exclude_none=True`) to the same JSON: no field is unknown or malformed;
@@ -20,6 +20,7 @@ Usage: check_agui.py OUT_DIR
 
 import difflib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -28,7 +29,12 @@ from jsonschema import Draft202012Validator
 from pydantic import TypeAdapter
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = json.loads((ROOT / "tests/fixtures/ag-ui-conformance/schema.json").read_text(encoding="utf-8"))
+# The conformance suites live beside the repository (AGENTWIRE_CONFORMANCE names another place).
+CONFORMANCE = Path(os.environ.get("AGENTWIRE_CONFORMANCE") or ROOT.parent / "shared" / "conformance")
+if not (CONFORMANCE / "ag-ui" / "schema.json").is_file():
+    sys.exit(f"conformance suite ag-ui not found at {CONFORMANCE / 'ag-ui'}: the suites live in "
+             "<repo root>/../shared/conformance (set AGENTWIRE_CONFORMANCE to their directory)")
+SCHEMA = json.loads((CONFORMANCE / "ag-ui" / "schema.json").read_text(encoding="utf-8"))
 EVENT_SCHEMA = dict(SCHEMA, **{"$ref": "#/$defs/Event"})
 VALIDATOR = Draft202012Validator(EVENT_SCHEMA)
 EVENT = TypeAdapter(Event)

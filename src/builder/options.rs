@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::codec::Format;
 use crate::protocol::{Clock, JsonMap, MessageType, Role};
+use crate::responses::ResponseEcho;
 use crate::Protocol;
 
 /// Options of a [`ResponseBuilder`](super::ResponseBuilder) (JS: the constructor's option bag).
@@ -25,6 +26,7 @@ pub struct BuilderOptions {
     pub(crate) run_id: Option<String>,
     pub(crate) request_id: Option<serde_json::Value>,
     pub(crate) model: Option<String>,
+    pub(crate) echo: Option<ResponseEcho>,
     pub(crate) event_ids: bool,
 }
 
@@ -98,6 +100,14 @@ impl BuilderOptions {
     #[must_use]
     pub fn model(mut self, model: impl Into<String>) -> Self {
         self.model = Some(model.into());
+        self
+    }
+
+    /// `request`: what every `response` object of an OpenAI Responses stream repeats of the
+    /// `create` request it answers (default: the API's defaults, [`ResponseEcho::default`]).
+    #[must_use]
+    pub fn echo(mut self, echo: ResponseEcho) -> Self {
+        self.echo = Some(echo);
         self
     }
 

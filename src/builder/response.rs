@@ -133,7 +133,10 @@ impl ResponseBuilder {
                 Box::new(encoder)
             }
             Protocol::OpenAiResponses => {
-                let encoder = ResponsesEncoder::new(format)?;
+                let mut encoder = ResponsesEncoder::new(format)?;
+                if let Some(echo) = options.echo.take() {
+                    encoder = encoder.with_echo(echo);
+                }
                 match options.model.take() {
                     Some(model) => Box::new(encoder.with_model(model)),
                     None => Box::new(encoder),

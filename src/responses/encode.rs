@@ -31,6 +31,8 @@ use crate::protocol::json::str_field;
 use crate::protocol::{AgentResponse, ErrorInfo, JsonMap, Message, RunStatus};
 use crate::Result;
 
+use super::ResponseEcho;
+
 /// The error codes the Responses API defines (`ResponseError.code`); others become
 /// `server_error`.
 const OPENAI_ERROR_CODES: &[&str] = &[
@@ -124,6 +126,7 @@ pub struct ResponsesEncoder {
     ended: bool,
     items: Table<Item>,
     added: usize,
+    echo: ResponseEcho,
 }
 
 impl ResponsesEncoder {
@@ -143,6 +146,7 @@ impl ResponsesEncoder {
             ended: false,
             items: Table::default(),
             added: 0,
+            echo: ResponseEcho::default(),
         }
     }
 
@@ -163,6 +167,15 @@ impl ResponsesEncoder {
     #[must_use]
     pub fn with_model(mut self, model: impl Into<String>) -> Self {
         self.model = model.into();
+        self
+    }
+
+    /// The same encoder with what every `response` object repeats of the request it answers
+    /// (`instructions`, `tools`, `temperature`, …; default: [`ResponseEcho::default`], the API's
+    /// defaults).
+    #[must_use]
+    pub fn with_echo(mut self, echo: ResponseEcho) -> Self {
+        self.echo = echo;
         self
     }
 
@@ -246,7 +259,8 @@ impl ResponsesEncoder {
                 ",\"incomplete_details\":null"
             },
         );
-        raw(out, ",\"instructions\":null,\"model\":");
+        self.echo.write_before_output(out);
+        raw(out, ",\"model\":");
         string(out, &self.model);
         raw(out, ",\"output\":[");
         if output {
@@ -264,15 +278,15 @@ impl ResponsesEncoder {
                 item_json(out, item, true);
             }
         }
-        raw(
-            out,
-            "],\"parallel_tool_calls\":true,\"tool_choice\":\"auto\",\"tools\":[],\"usage\":",
-        );
+        raw(out, "]");
+        self.echo.write_after_output(out);
+        raw(out, ",\"usage\":");
         match &self.usage {
             Some(u) => usage_json(out, u),
             None => raw(out, "null"),
         }
-        raw(out, ",\"metadata\":{},\"conversation\":");
+        self.echo.write_last(out);
+        raw(out, ",\"conversation\":");
         match &self.session_id {
             Some(id) => {
                 raw(out, "{\"id\":");

@@ -33,6 +33,9 @@
 //!   event).
 //! - `response.created` has status `in_progress`, as OpenAI sends it (the reference: `queued`);
 //!   `usage` is included, as a Responses usage object; `session_id` travels as `conversation.id`.
+//! - Every `response` object has all the fields the Responses schema requires: the request's
+//!   settings ([`ResponseEcho`]: `instructions`, `tools`, `tool_choice`, `temperature`, …, the
+//!   API's defaults for those it did not send) are repeated in each lifecycle event.
 //!
 //! Lossy by design: Responses has no item type for `plugin_call` vs `function_call` (both are
 //! `function_call`), no output form for image/data/audio/file parts in a message, and a closed
@@ -40,6 +43,7 @@
 //! parts both become `text` parts of a `reasoning` message.
 
 mod decode;
+mod echo;
 mod encode;
 mod history;
 mod request;
@@ -48,9 +52,10 @@ mod request_out;
 mod snapshot;
 
 pub use decode::ResponsesDecoder;
+pub use echo::ResponseEcho;
 pub use encode::ResponsesEncoder;
 pub use history::input_items;
-pub use request::agent_request;
+pub use request::{agent_request, agent_request_with_echo};
 pub use request_out::create_request;
 #[cfg(feature = "full")]
 pub(crate) use snapshot::ResponsesSnapshot;

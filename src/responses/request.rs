@@ -2,6 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::ResponseEcho;
 use crate::protocol::{parse_request, AgentRequest};
 use crate::{Error, ErrorCode, Result};
 
@@ -43,6 +44,37 @@ use crate::{Error, ErrorCode, Result};
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn agent_request(json: &str) -> Result<AgentRequest> {
+    map_request(read_body(json)?)
+}
+
+/// [`agent_request`] and the [`ResponseEcho`] of the same body (what each `response` object of
+/// the answer repeats of it), from one reading: what a server answering `POST /responses` needs.
+///
+/// # Errors
+///
+/// Those of [`agent_request`], and `INVALID_REQUEST` naming the field for an echoed field of
+/// the wrong type ([`ResponseEcho::from_request`]).
+///
+/// # Example
+///
+/// ```
+/// use agentwire::responses::agent_request_with_echo;
+///
+/// let (request, echo) = agent_request_with_echo(r#"{"input":"Hi","instructions":"Be brief."}"#)?;
+/// assert_eq!(request.input.len(), 2);
+/// assert_eq!(echo.get("instructions"), Some(&serde_json::json!("Be brief.")));
+/// assert_eq!(echo.get("tools"), Some(&serde_json::json!([])));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn agent_request_with_echo(json: &str) -> Result<(AgentRequest, ResponseEcho)> {
+    let body = read_body(json)?;
+    // First: its errors name the request's own fields (`max_output_tokens`, not `max_tokens`).
+    let echo = ResponseEcho::from_request(&body)?;
+    Ok((map_request(body)?, echo))
+}
+
+/// The request body as a JSON object.
+fn read_body(json: &str) -> Result<Map<String, Value>> {
     let body: Value = crate::protocol::parse_repairing(json, |t| serde_json::from_str::<Value>(t))
         .map_err(|e| {
             Error::new(
@@ -50,12 +82,16 @@ pub fn agent_request(json: &str) -> Result<AgentRequest> {
                 format!("The Responses request is not JSON: {e}."),
             )
         })?;
-    let Value::Object(mut body) = body else {
+    let Value::Object(body) = body else {
         return Err(Error::new(
             ErrorCode::InvalidJson,
             "The Responses request is not a JSON object.",
         ));
     };
+    Ok(body)
+}
+
+fn map_request(mut body: Map<String, Value>) -> Result<AgentRequest> {
     let mut input = Vec::new();
     if let Some(instructions) = body.remove("instructions") {
         match instructions {

@@ -17,6 +17,7 @@ use crate::codec::{Format, Limits};
 #[cfg(feature = "full")]
 use crate::depth::check_depth;
 use crate::protocol::{Clock, ContentType, ErrorInfo, JsonMap, JsonValue, MessageType, Role};
+use crate::responses::ResponseEcho;
 use crate::{Error, ErrorCode, Result};
 
 fn invalid(message: String) -> Error {
@@ -236,7 +237,8 @@ pub fn builder_format(value: Option<&Value>) -> Result<Format> {
     }
 }
 
-/// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, omitNulls? }` for
+/// Reads `{ sessionId?, responseId?, format?, protocol?, threadId?, runId?, requestId?, model?,
+/// request?, eventIds?, omitNulls? }` for
 /// `new ResponseBuilder(options)`, from the JSON text of the options object.
 ///
 /// # Errors
@@ -256,6 +258,7 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
             "runId",
             "requestId",
             "model",
+            "request",
             "eventIds",
             "omitNulls",
         ],
@@ -298,6 +301,13 @@ pub fn builder_options(text: Option<&str>) -> Result<BuilderOptions> {
     }
     if let Some(model) = opt_string(&bag, "model", WHAT)? {
         options = options.model(model);
+    }
+    if let Some(request) = opt_object(&bag, "request", WHAT)? {
+        let echo = ResponseEcho::from_request(&request).map_err(|e| {
+            invalid(format!("{WHAT}: request: {}", e.message()))
+                .with_field(format!("request.{}", e.field().unwrap_or_default()))
+        })?;
+        options = options.echo(echo);
     }
     if let Some(yes) = opt_bool(&bag, "eventIds", WHAT)? {
         options = options.event_ids(yes);

@@ -1,5 +1,6 @@
 //! The `Translator` class (its wasm core; `pkg-template/translate.js` adds `translate()`, which
-//! pipes a body through it as a `ReadableStream`), `a2aRequest` and `agUiRequest`.
+//! pipes a body through it as a `ReadableStream`), `a2aRequest`, `agUiRequest`, `responsesRequest`
+//! and `responsesStart`.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -173,6 +174,32 @@ pub fn responses_request(
     let text = Text::from_js(json, "responsesRequest")?;
     let request = crate::responses::agent_request(text.as_str()?)?;
     Ok(to_js(&request)?)
+}
+
+/// A `POST /responses` body read once for a server (AgentApp's Responses route):
+/// `{request, echo}`, the Agent API request (as `responsesRequest` maps it) and what each
+/// `response` object of the answer repeats of the body (`instructions`, `tools`, `tool_choice`,
+/// `temperature`, …, the API's defaults for those not sent), for the builder's `request` option.
+///
+/// @throws {AgentwireError} those of `responsesRequest`, and `INVALID_REQUEST` naming an echoed
+/// field of the wrong type (e.g. `tool_choice: 3`).
+#[wasm_bindgen(js_name = responsesStart, unchecked_return_type = "{ request: AgentRequest, echo: Record<string, unknown> }")]
+pub fn responses_start(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
+) -> std::result::Result<JsValue, JsValue> {
+    let text = Text::from_js(json, "responsesStart")?;
+    /// Serialized as one JSON text, by the serializer `responsesRequest` uses already.
+    #[derive(serde::Serialize)]
+    struct Start<'a> {
+        request: &'a crate::protocol::AgentRequest,
+        echo: &'a crate::protocol::JsonMap,
+    }
+    let (request, echo) = crate::responses::agent_request_with_echo(text.as_str()?)?;
+    let echo = echo.to_map();
+    Ok(to_js(&Start {
+        request: &request,
+        echo: &echo,
+    })?)
 }
 
 /// Maps an AG-UI `RunAgentInput` (a request body) to the Agent API request the reference's AG-UI

@@ -1,5 +1,5 @@
-// The published AG-UI conformance corpus (tests/ag-ui-conformance/streams, copied from
-// tests/fixtures/ag-ui-conformance with its licences and SOURCE.md) through the built package:
+// The published AG-UI conformance corpus (the `streams` of ../shared/conformance/ag-ui, read where
+// it lives: tests/js/conformance.mjs) through the built package:
 // each fixture's stream is served as SSE bytes (split into small chunks) to a StreamAssembler,
 // and every `expect` key a stream consumer can observe is checked.
 //
@@ -12,8 +12,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { StreamAssembler } from "agentwire";
+import { conformanceUrl } from "./conformance.mjs";
 
-const DIR = new URL("./ag-ui-conformance/streams/", import.meta.url);
+const DIR = conformanceUrl("ag-ui", "streams");
 const SKIPPED = {
   "current-peer-declares-protocol-version": "request-side only, and pins the 1.1 client's protocolVersion '1.1'; agentwire speaks 1.0",
   "era-0-0-39-flattens-content": "request-side downgrade for a pinned 0.0.39 peer (translation the spec only permits)",

@@ -4,7 +4,7 @@
 // of updates. Streams: the reference captures (Agent API `/process`, builder and runner logs),
 // a live reference AgentApp's `/process`, `/compatible-mode/v1/responses` and `/ag-ui` streams
 // (tests/fixtures/reference/live; its Responses stream repeats reasoning deltas and names wrong
-// output indices), the AG-UI conformance corpus; each whole, in seeded random chunks, in 1-byte
+// output indices), the AG-UI conformance corpus (../shared/conformance/ag-ui); each whole, in seeded random chunks, in 1-byte
 // chunks, and cut before its end.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { StreamAssembler, Translator } from "agentwire";
 import { randomCuts, referenceStreams } from "./reference-streams.mjs";
 import { UpdateReducer, assertHoldsSnapshot } from "./update-reducer.mjs";
+import { conformanceUrl } from "./conformance.mjs";
 
 const enc = new TextEncoder();
 
@@ -23,7 +24,7 @@ function liveStreams() {
 }
 
 function aguiStreams() {
-  const dir = new URL("./ag-ui-conformance/streams/", import.meta.url);
+  const dir = conformanceUrl("ag-ui", "streams");
   return readdirSync(dir).filter((n) => n.endsWith(".json")).sort().map((n) => {
     const fixture = JSON.parse(readFileSync(new URL(n, dir), "utf8"));
     const sse = fixture.stream.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");

@@ -1,0 +1,58 @@
+// The scripted agent behind the Open Responses compliance runs (runners/openresponses.mjs and
+// openresponses-schema.test.mjs): it answers from what the request holds, so each of the suite's
+// requests gets an answer of its kind.
+//   - tools offered: a call of the first function tool, its required string parameters filled
+//     with the last user text (the suite's weather question: `{"location": "..."}`);
+//   - otherwise one text message that says what it read: the system instructions, images, the
+//     earlier turns (a name given earlier is remembered) and the last user text.
+
+/** The texts of a message's text parts, joined. */
+function textOf(message) {
+  return (message.content ?? []).filter((p) => p.type === "text").map((p) => p.text).join(" ");
+}
+
+/** What the agent answers `request` with, in words. */
+export function answerOf(request) {
+  const messages = (request.input ?? []).filter((m) => m.type === "message");
+  const users = messages.filter((m) => m.role === "user");
+  const last = users.length ? textOf(users.at(-1)) : "";
+  const system = messages.filter((m) => m.role === "system").map(textOf).join(" ");
+  const images = users.flatMap((m) => m.content ?? []).filter((p) => p.type === "image").length;
+  const name = users.slice(0, -1).map(textOf).map((t) => /my name is (\w+)/i.exec(t)?.[1]).find(Boolean);
+  const said = [];
+  if (system) said.push(`Following the instructions "${system}".`);
+  if (images) said.push(`I see ${images} image${images > 1 ? "s" : ""}.`);
+  if (name && /name/i.test(last)) said.push(`Your name is ${name}.`);
+  if (messages.length > users.length + (system ? 1 : 0) || users.length > 1) said.push(`We have exchanged ${messages.length} messages.`);
+  said.push(`You said: "${last}"`);
+  return said.join(" ");
+}
+
+/** The call the agent makes when `request` offers function tools (null otherwise). */
+export function callOf(request) {
+  const tool = (request.tools ?? []).find((t) => t.type === "function" && t.function?.name);
+  if (!tool) return null;
+  const users = (request.input ?? []).filter((m) => m.type === "message" && m.role === "user");
+  const last = users.length ? textOf(users.at(-1)) : "";
+  const params = tool.function.parameters ?? {};
+  const args = {};
+  for (const key of params.required ?? []) {
+    if (params.properties?.[key]?.type === "string") args[key] = key === "location" ? "San Francisco, CA" : last;
+  }
+  return { name: tool.function.name, arguments: JSON.stringify(args) };
+}
+
+/** The agent: a tool call when tools are offered, a text answer otherwise, in small deltas. */
+export async function openResponsesAgent(request, rb) {
+  const call = callOf(request);
+  if (call) {
+    const tc = rb.toolCall({ type: "function", callId: "call_1", name: call.name });
+    const half = Math.ceil(call.arguments.length / 2);
+    tc.arguments(call.arguments.slice(0, half));
+    tc.arguments(call.arguments.slice(half));
+    tc.complete();
+    return;
+  }
+  const text = rb.message().content("text");
+  for (const word of answerOf(request).split(/(?<= )/)) text.delta(word);
+}
