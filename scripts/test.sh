@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node hostile deno workerd browser handlers readme vite e2e.
+# Suites, in the default order: rust wasm reference build node tck hostile deno workerd browser handlers readme vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node hostile deno workerd browser handlers readme vite e2e)
+ALL=(rust wasm reference build node tck hostile deno workerd browser handlers readme vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -96,6 +96,26 @@ suite_node() {
   (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
     AGENTWIRE_TSC7="$ROOT/node_modules/typescript7/bin/tsc" \
     run timeout 600 node --test --test-reporter=tap tests/*.test.mjs)
+}
+
+suite_tck() {
+  # The A2A TCK (MUST requirements, JSON-RPC) against AgentApp; it lives outside the repository
+  # (A2A_TCK overrides where) and runs from a temporary copy. Fails when a requirement of
+  # tests/js/runners/a2a-tck-expected.json no longer passes.
+  local tck=${A2A_TCK:-$ROOT/../shared/conformance/a2a-tck}
+  if [ -n "${SKIP_PYTHON:-}" ]; then
+    echo "skipped: SKIP_PYTHON is set (the TCK is Python)"
+    RESULT[tck]=skipped
+    return 0
+  fi
+  if [ ! -f "$tck/run_tck.py" ]; then
+    echo "skipped: no A2A TCK at $tck (set A2A_TCK)"
+    RESULT[tck]=skipped
+    return 0
+  fi
+  project || return 1
+  (cd "$PROJECT" && A2A_TCK="$tck" AGENTWIRE_ROOT="$ROOT" \
+    run timeout 300 node "$ROOT/tests/js/runners/a2a-tck.mjs" "$PROJECT")
 }
 
 suite_hostile() {

@@ -158,7 +158,7 @@ test("1.0 requests are read by their proto field names too (task_id as taskId)",
       configuration: { history_length: 0 } } }, V1)).json();
     assert.equal(sent.result.task.contextId, "ctx-proto");
     const got = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: sent.result.task.id, history_length: 0 } }, V1)).json();
-    assert.equal(got.result.task.id, sent.result.task.id);
+    assert.equal(got.result.id, sent.result.task.id, JSON.stringify(got));
   } finally {
     server.close();
   }
