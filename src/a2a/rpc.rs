@@ -687,8 +687,9 @@ fn camel_of(name: &str) -> Option<String> {
     let mut words = name.split('_');
     let mut out = words.next().filter(|w| !w.is_empty())?.to_string();
     for word in words {
+        // Proto field names are ASCII (and Unicode's case tables would weigh on the wasm).
         let mut chars = word.chars();
-        out.extend(chars.next()?.to_uppercase());
+        out.push(chars.next()?.to_ascii_uppercase());
         out.push_str(chars.as_str());
     }
     Some(out)
