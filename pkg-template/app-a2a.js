@@ -4,7 +4,7 @@
 import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
-import { MAX_ID_LENGTH, checkEchoed, checkRunId, isRunId, randomId } from "./app-protocols.js";
+import { MAX_ID_LENGTH, checkEchoed, isRunId, randomId } from "./app-protocols.js";
 
 /** The push-notification methods (not supported). */
 const PUSH_METHODS = new Set(["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
@@ -27,13 +27,15 @@ export function readCall(bytes, a2aVersion) {
 }
 
 /**
- * The run a call starts (`{id, starts: true}`: the client's task id, checked, or a new one) or
- * names (`{id, starts: false}`), for routing to a run's object; `null` when none (a call on no
- * task, or a task id no run can have: answered without a run).
+ * The run a call starts or continues (`{id, starts: true}`: a send's new task id, or the task its
+ * message names) or names (`{id, starts: false}`), for routing to a run's object; `null` when
+ * none (a call on no task, or a task id no run can have: answered without a run).
  */
 export function runOfCall(rpc) {
   if (SEND_METHODS.has(rpc.method)) {
-    return { id: rpc.request.id == null ? randomId("task_") : checkRunId(rpc.request.id, "message.taskId"), starts: true };
+    const named = rpc.request.id;
+    if (named == null) return { id: randomId("task_"), starts: true };
+    return isRunId(named) ? { id: named, starts: true } : null;
   }
   return TASK_METHODS.has(rpc.method) && isRunId(rpc.taskId) ? { id: rpc.taskId, starts: false } : null;
 }
@@ -44,7 +46,18 @@ export function runOfCall(rpc) {
  * streamed protocols start theirs), `own(id, principal, protocol)` (the caller's run or null).
  */
 export async function answerA2a(server, request, context) {
-  const { call: rpc, error } = readCall(await server.body(request), request.headers.get("a2a-version"));
+  const versionHeader = request.headers.get("a2a-version");
+  let body;
+  try {
+    body = await server.body(request);
+  } catch (e) {
+    // A body that is not JSON is refused as the A2A client reads errors: a JSON-RPC error
+    // (ContentTypeNotSupported, -32005), with the HTTP status (415).
+    if (!(e instanceof HttpError) || e.code !== "UNSUPPORTED_MEDIA_TYPE") throw e;
+    const version = versionHeader?.trim() === "1.0" ? "1.0" : "0.3";
+    return json(a2aError("CONTENT_TYPE_NOT_SUPPORTED", e.message, { id: null, version }), 415);
+  }
+  const { call: rpc, error } = readCall(body, versionHeader);
   if (error) return json(error);
   const protocol = rpc.version === "1.0" ? "a2a" : "a2a-0.3";
   const errorOf = (reason, message) => json(a2aError(reason, message, { id: rpc.id, version: rpc.version }));
@@ -87,11 +100,16 @@ export async function answerA2a(server, request, context) {
 /** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
 async function send(server, request, rpc, protocol, context, answer, errorOf) {
   const agentRequest = rpc.request;
+  // A message names an existing task by its id (`message.taskId`); a new task's id is the
+  // server's to choose.
+  const namesTask = agentRequest.id != null;
+  if (namesTask && !isRunId(agentRequest.id)) return errorOf("TASK_NOT_FOUND", "No task has the message's taskId.");
   const taskId = context.runId ?? runOfCall(rpc).id;
   checkEchoed(agentRequest.session_id, "message.contextId");
   const contextId = agentRequest.session_id ?? randomId("ctx_");
   agentRequest.id = taskId;
   agentRequest.session_id = contextId;
+  if (namesTask && !(await server.own(taskId, context.principal, protocol))) return errorOf("TASK_NOT_FOUND", `No task ${taskId}.`);
   let key;
   try {
     key = await server.start(request, {

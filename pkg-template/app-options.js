@@ -19,7 +19,10 @@ export const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 
 /** The options AgentApp takes. */
 export const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
-  "iconUrl", "url", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+  "iconUrl", "url", "cardVersion", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+
+/** The agent card's versions (`cardVersion`): both in one card (the default), or one. */
+export const CARD_VERSIONS = ["both", "1.0", "0.3"];
 
 /** The keys of `runs`. */
 export const RUN_KEYS = ["store", "abandonAfterMs", "cancelOnDisconnect", "concurrentSessions", "durableObject",
@@ -150,6 +153,9 @@ export function readOptions(options) {
   for (const key of ["name", "description", "version", "url", "documentationUrl", "iconUrl"]) {
     if (o[key] !== undefined && typeof o[key] !== "string") throw fail(`${key} must be a string`, key);
   }
+  if (o.cardVersion !== undefined && !CARD_VERSIONS.includes(o.cardVersion)) {
+    throw fail('cardVersion must be "both", "1.0" or "0.3"', "cardVersion");
+  }
   for (const key of ["authorize", "onError"]) {
     if (o[key] !== undefined && typeof o[key] !== "function") throw fail(`${key} must be a function`, key);
   }
@@ -159,6 +165,7 @@ export function readOptions(options) {
     version: o.version ?? "1.0.0",
     agent: o.agent,
     card: { skills: o.skills, provider: o.provider, documentationUrl: o.documentationUrl, iconUrl: o.iconUrl, url: o.url },
+    cardVersion: o.cardVersion ?? "both",
     paths: readPaths(o.paths),
     protocols: readProtocols(o.protocols),
     cors: readCors(o.cors),

@@ -51,7 +51,7 @@ export interface AgentAppPaths {
   responses?: string;
   /** @defaultValue `"/ag-ui"` */
   agUi?: string;
-  /** @defaultValue `"/a2a"` */
+  /** Answered with and without a trailing `/` (`/a2a` and `/a2a/`). @defaultValue `"/a2a"` */
   a2a?: string;
   /** @defaultValue `"/.well-known/agent-card.json"` */
   agentCard?: string;
@@ -79,6 +79,15 @@ export interface AgentAppOptions {
   iconUrl?: string;
   /** The public URL of the A2A endpoint in the card. @defaultValue the request's origin + `paths.a2a` */
   url?: string;
+  /**
+   * The A2A versions the agent card is written for: `"both"`, one card that 1.0 and 0.3
+   * clients read (1.0's `supportedInterfaces` with 0.3's `url`, `protocolVersion` and
+   * `preferredTransport` added), or one version's card alone (`"1.0"` passes a strict 1.0
+   * schema, which rejects the 0.3 fields). The endpoint serves both versions either way.
+   * The card is served with `Cache-Control` and an `ETag` (`If-None-Match` answers 304).
+   * @defaultValue `"both"`
+   */
+  cardVersion?: "both" | "1.0" | "0.3";
   /** Route paths (the reference's by default). */
   paths?: AgentAppPaths;
   /** Protocols to serve (all by default); a protocol switched off answers 404. */

@@ -7,7 +7,7 @@ import { agentwireError } from "./values.js";
 import { a2aAgentCard } from "./a2a.js";
 import { readOptions } from "./app-options.js";
 import {
-  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, readBody, requestUrl, sseResponse, streamOf, withCors,
+  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, readBody, requestUrl, sseResponse, streamOf, withCors,
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
@@ -27,6 +27,24 @@ const REFUSALS = {
   STORE_UNAVAILABLE: () => new HttpError("STORE_UNAVAILABLE", "The run store is unavailable; try again shortly.", undefined, { "retry-after": "1" }),
   TOO_MANY_RUNS: (e) => new HttpError("TOO_MANY_RUNS", e.message, undefined, { "retry-after": String(e.retryAfter ?? 1) }),
 };
+
+/** How long a client may keep the agent card, in seconds. */
+const CARD_MAX_AGE_S = 300;
+
+/** A strong ETag of a text: the first 128 bits of its SHA-256, quoted. */
+async function etagOf(text) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `"${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+/** Whether an `If-None-Match` value (a list of ETags, weak or strong, or `*`) matches `etag`. */
+function matchesEtag(header, etag) {
+  if (header === null) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t === etag || t === `W/${etag}`;
+  });
+}
 
 /** The run id of a path segment (percent-decoded), or `null` when empty or badly escaped. */
 function runIdOfPath(segment) {
@@ -57,6 +75,7 @@ export class AgentApp {
   #inside;
   #objectClass = null;
   #forwarded = null;
+  #a2aPaths = new Set();
 
   constructor(options, inside = undefined) {
     this.#o = readOptions(options);
@@ -71,8 +90,13 @@ export class AgentApp {
     }
     if (protocols.a2a) {
       const server = this.#a2aServer();
-      this.#add(paths.a2a, "POST", (r, c) => answerA2a(server, r, c));
-      this.#add(paths.agentCard, "GET", (r, c) => this.#card(c.url));
+      // With and without a trailing "/": clients add one to the card's URL (a route of another
+      // protocol there keeps its path).
+      const twin = paths.a2a.endsWith("/") ? paths.a2a.slice(0, -1) : `${paths.a2a}/`;
+      this.#a2aPaths = new Set([paths.a2a]);
+      if (twin !== "" && !this.#routes.get(twin)?.has("POST")) this.#a2aPaths.add(twin);
+      for (const path of this.#a2aPaths) this.#add(path, "POST", (r, c) => answerA2a(server, r, c));
+      this.#add(paths.agentCard, "GET", (r, c) => this.#card(r, c));
     }
     this.#add(paths.health, "GET", () => json({ status: "healthy", mode: "fetch", runner: "ready" }));
     this.#add(paths.root, "GET", () => json(this.#info()));
@@ -233,7 +257,9 @@ export class AgentApp {
     }
     const { paths } = this.#o;
     const key = Object.keys(FRONT_ENDS).find((k) => paths[k] === url.pathname && this.#o.protocols[k]);
-    if (request.method !== "POST" || (!key && (url.pathname !== paths.a2a || !this.#o.protocols.a2a))) return null;
+    if (request.method !== "POST" || (!key && !this.#a2aPaths.has(url.pathname))) return null;
+    // A2A's refusal of a body that is not JSON is a JSON-RPC error, answered here.
+    if (!key && !isJsonType(request.headers.get("content-type"))) return null;
     const body = await this.#body(request);
     let target;
     if (key) {
@@ -365,13 +391,18 @@ export class AgentApp {
     return json({ id, status: after?.status ?? "ended" });
   }
 
-  #card(url) {
-    const { name, description, version, card } = this.#o;
+  /** The agent card (`cardVersion`), cacheable: `Cache-Control`, an `ETag`, 304 for `If-None-Match`. */
+  async #card(request, { url }) {
+    const { name, description, version, card, cardVersion } = this.#o;
     const description_ = { name, description, version, url: card.url ?? `${url.origin}${this.#o.paths.a2a}` };
     for (const key of ["skills", "provider", "documentationUrl", "iconUrl"]) {
       if (card[key] !== undefined) description_[key] = card[key];
     }
-    return json(a2aAgentCard(description_, { version: "both" }));
+    const text = JSON.stringify(a2aAgentCard(description_, { version: cardVersion }));
+    // A card behind `authorize` is the caller's: shared caches keep none.
+    const headers = { "cache-control": `${this.#o.authorize ? "private" : "public"}, max-age=${CARD_MAX_AGE_S}`, etag: await etagOf(text) };
+    if (matchesEtag(request.headers.get("if-none-match"), headers.etag)) return new Response(null, { status: 304, headers });
+    return jsonText(text, headers);
   }
 
   #info() {

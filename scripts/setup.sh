@@ -10,7 +10,7 @@
 #                                      no apt, no Deno, no Python
 #
 #   SKIP_BROWSER=1   skip Chromium/chromedriver (no browser tests possible then)
-#   SKIP_PYTHON=1    skip the Python reference virtualenvs (no differential tests possible then)
+#   SKIP_PYTHON=1    skip the Python virtualenvs (no differential tests, no A2A TCK possible then)
 #
 # Needs, and never installs: rustup (with a stable toolchain), Node >= 20 with npm, and for the
 # full set-up python3 with venv; apt-get for the system packages (elsewhere, install them by
@@ -134,6 +134,17 @@ if [ -z "${SKIP_PYTHON:-}" ]; then
     python3 -m venv .venv-a2a1
     .venv-a2a1/bin/pip install -q --disable-pip-version-check -r scripts/reference/requirements-a2a1.txt
     echo "$A2A1_SUM" > .venv-a2a1/.agentwire-req
+  fi
+  # The A2A TCK's dependencies (the `tck` suite), pinned as its uv.lock pins them; the TCK itself
+  # stays outside the repository (../shared/conformance/a2a-tck) and is run from a copy.
+  TCK_SUM=$(sha256sum scripts/reference/requirements-tck.txt | cut -d' ' -f1)
+  if [ "$(cat .venv-tck/.agentwire-req 2>/dev/null || true)" != "$TCK_SUM" ]; then
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+      || die "the A2A TCK needs Python >= 3.11 (found $(python3 --version)); or set SKIP_PYTHON=1"
+    log "creating the A2A TCK virtualenv (.venv-tck)"
+    python3 -m venv .venv-tck
+    .venv-tck/bin/pip install -q --disable-pip-version-check -r scripts/reference/requirements-tck.txt
+    echo "$TCK_SUM" > .venv-tck/.agentwire-req
   fi
 fi
 

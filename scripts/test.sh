@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs agentwire's test suites: scripts/test.sh [suite...]
-# Suites, in the default order: rust wasm reference build node conformance hostile deno workerd browser handlers readme vite e2e.
+# Suites, in the default order: rust wasm reference build node conformance tck hostile deno workerd browser handlers readme vite e2e.
 # The JS suites test the packed tarball (npm pack of pkg/), installed into a throwaway project.
 # Prints one summary line per suite at the end; exits non-zero if any suite failed.
 set -uo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
-ALL=(rust wasm reference build node conformance hostile deno workerd browser handlers readme vite e2e)
+ALL=(rust wasm reference build node conformance tck hostile deno workerd browser handlers readme vite e2e)
 SUITES=("$@"); [ ${#SUITES[@]} -eq 0 ] && SUITES=("${ALL[@]}")
 
 declare -A RESULT TIME
@@ -104,6 +104,25 @@ suite_conformance() {
   # Responses compliance suite (run by bun, pinned in devDependencies) against AgentApp's
   # Responses route; the AG-UI corpus runs in the rust and node suites.
   (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" run timeout 300 node tests/runners/openresponses.mjs "$PROJECT")
+}
+
+suite_tck() {
+  # The A2A TCK (MUST requirements, JSON-RPC) against AgentApp; it lives outside the repository
+  # (A2A_TCK overrides where) and runs from a temporary copy. Fails when a requirement of
+  # tests/js/runners/a2a-tck-expected.json no longer passes.
+  local tck=${A2A_TCK:-${AGENTWIRE_CONFORMANCE:-$ROOT/../shared/conformance}/a2a-tck}
+  if [ -n "${SKIP_PYTHON:-}" ]; then
+    echo "skipped: SKIP_PYTHON is set (the TCK is Python)"
+    RESULT[tck]=skipped
+    return 0
+  fi
+  if [ ! -f "$tck/run_tck.py" ]; then
+    echo "no A2A TCK at $tck: the protocols' conformance suites live in ../shared/conformance beside the repository (A2A_TCK or AGENTWIRE_CONFORMANCE name another place)" >&2
+    return 1
+  fi
+  project || return 1
+  (cd "$PROJECT" && A2A_TCK="$tck" AGENTWIRE_ROOT="$ROOT" \
+    run timeout 300 node "$ROOT/tests/js/runners/a2a-tck.mjs" "$PROJECT")
 }
 
 suite_hostile() {

@@ -305,12 +305,16 @@ impl A2aDecoder {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let id = str_field(a, "artifactId").to_owned();
-        let message_type = match str_field(meta, "message_type") {
-            "" => match str_field(a, "name") {
+        // 1.0 writes `messageType`, 0.3 `message_type`; either is read.
+        let message_type = match (
+            str_field(meta, "messageType"),
+            str_field(meta, "message_type"),
+        ) {
+            ("", "") => match str_field(a, "name") {
                 n if MessageType::KNOWN.iter().any(|k| k.as_str() == n) => n,
                 _ => "message",
             },
-            t => t,
+            ("", t) | (t, _) => t,
         };
         let role = match str_field(meta, "role") {
             "" => "assistant",

@@ -97,3 +97,17 @@ fn events_after_a_settled_task_change_nothing() {
     let warnings = snapshot["warnings"].to_string();
     assert!(warnings.contains("EVENT_AFTER_END"), "{warnings}");
 }
+
+#[test]
+fn an_artifact_s_message_type_is_read_from_either_version_s_key() {
+    let v1 = r#"data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","name":"x","parts":[{"text":"Hmm"}],"metadata":{"messageType":"reasoning"}}]}}}
+
+"#;
+    let v03 = r#"data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"completed"},"artifacts":[{"artifactId":"a","name":"x","parts":[{"kind":"text","text":"Hmm"}],"metadata":{"message_type":"reasoning"}}]}}
+
+"#;
+    for (protocol, stream) in [(Protocol::A2a, v1), (Protocol::A2a03, v03)] {
+        let snapshot = assemble(protocol, stream).snapshot();
+        assert_eq!(snapshot["output"][0]["type"], "reasoning", "{protocol:?}");
+    }
+}

@@ -332,7 +332,15 @@ impl A2aEncoder {
             out.extend_from_slice(&parts.buf);
             raw(out, "]");
         }
-        raw(out, ",\"metadata\":{\"message_type\":");
+        // 1.0's JSON is lowerCamelCase; 0.3 keeps the key it always had.
+        raw(
+            out,
+            if self.version == A2aVersion::V0_3 {
+                ",\"metadata\":{\"message_type\":"
+            } else {
+                ",\"metadata\":{\"messageType\":"
+            },
+        );
         string(out, &a.message_type);
         raw(out, ",\"role\":");
         string(out, &a.role);
@@ -482,7 +490,9 @@ impl Parts {
     }
 
     /// A file part: 0.3 `{"kind":"file","file":{"uri"|"bytes":…,"name":…,"mimeType":…}}`, 1.0
-    /// `{"url"|"raw":…,"filename"?,"mediaType"?}` (absent fields left out).
+    /// `{"url"|"raw":…,"filename"?,"mediaType"}` (an absent name left out; the media type the
+    /// given one, a `data:` URI's, the name's or the URL's extension's, else
+    /// `application/octet-stream`; bytes given as a `data:` URI written as their base64).
     fn file(
         &mut self,
         content: (&str, &str),
@@ -495,6 +505,25 @@ impl Parts {
         let v1 = self.v1;
         let out = self.open("file", index);
         if v1 {
+            // Inline bytes given as a `data:` URI travel as their base64, with its media type.
+            let inline = if key == "bytes" {
+                data_uri(value)
+            } else {
+                None
+            };
+            let url = key == "uri";
+            let value = inline.map_or(value, |(_, data)| data);
+            let media = [
+                mime,
+                inline.map(|(media, _)| media),
+                data_uri(value).filter(|_| url).map(|(media, _)| media),
+                name.and_then(media_type_of),
+                media_type_of(value).filter(|_| url),
+            ]
+            .into_iter()
+            .flatten()
+            .find(|m| !m.is_empty())
+            .unwrap_or("application/octet-stream");
             raw(out, "\"");
             raw(out, if key == "uri" { "url" } else { "raw" });
             raw(out, "\":");
@@ -503,10 +532,8 @@ impl Parts {
                 raw(out, ",\"filename\":");
                 string(out, name);
             }
-            if let Some(mime) = mime {
-                raw(out, ",\"mediaType\":");
-                string(out, mime);
-            }
+            raw(out, ",\"mediaType\":");
+            string(out, media);
         } else {
             raw(out, "\"file\":{\"");
             raw(out, key);
@@ -525,6 +552,43 @@ impl Parts {
         }
         self.close(ty, false);
     }
+}
+
+/// A base64 `data:` URI's media type and data (`None` for anything else).
+fn data_uri(value: &str) -> Option<(&str, &str)> {
+    let (head, data) = value.strip_prefix("data:")?.split_once(',')?;
+    Some((head.strip_suffix(";base64")?, data))
+}
+
+/// The media type a file name's (or a URL's) extension names, for the common ones.
+fn media_type_of(name: &str) -> Option<&'static str> {
+    let path = name.split(['?', '#']).next().unwrap_or_default();
+    let file = path.rsplit('/').next().unwrap_or_default();
+    let (_, ext) = file.rsplit_once('.')?;
+    Some(match ext.to_ascii_lowercase().as_str() {
+        "txt" | "text" | "log" => "text/plain",
+        "md" | "markdown" => "text/markdown",
+        "html" | "htm" => "text/html",
+        "css" => "text/css",
+        "csv" => "text/csv",
+        "js" | "mjs" => "text/javascript",
+        "json" => "application/json",
+        "xml" => "application/xml",
+        "yaml" | "yml" => "application/yaml",
+        "pdf" => "application/pdf",
+        "zip" => "application/zip",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        "mp3" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "ogg" => "audio/ogg",
+        "mp4" => "video/mp4",
+        "webm" => "video/webm",
+        _ => return None,
+    })
 }
 
 fn file_part(body: &ContentBody, index: i64, parts: &mut Parts) {
@@ -638,6 +702,83 @@ mod tests {
             // Fields at their default value are left out.
             assert!(!json.contains("\"append\":false") && !json.contains("\"lastChunk\":false"));
         }
+    }
+
+    /// The artifact updates of a run of one message with a file part set to each of `files`.
+    fn file_artifacts(version: A2aVersion, files: &[serde_json::Value]) -> Vec<serde_json::Value> {
+        let options = BuilderOptions::new().response_id("task_1");
+        let enc = A2aEncoder::new(1.into()).with_version(version);
+        let mut rb = ResponseBuilder::with_encoder(options, Box::new(enc)).unwrap();
+        let m = rb.message(Default::default()).unwrap();
+        let mut out = Vec::new();
+        for f in files {
+            let c = rb.content(m, ContentType::File).unwrap();
+            let fields = f.as_object().unwrap().clone();
+            out.extend(rb.set(c, fields.into()).unwrap());
+            out.extend(rb.complete_content(c).unwrap());
+        }
+        out.extend(rb.complete_message(m).unwrap());
+        String::from_utf8(out)
+            .unwrap()
+            .split("\n\n")
+            .filter_map(|f| f.strip_prefix("data: "))
+            .map(|j| serde_json::from_str::<serde_json::Value>(j).unwrap())
+            .filter_map(|e| {
+                let r = &e["result"];
+                let a = if version == A2aVersion::V1_0 {
+                    &r["artifactUpdate"]
+                } else {
+                    r
+                };
+                a.get("artifact").cloned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a2a_1_0_file_parts_name_their_media_type_and_metadata_is_lower_camel_case() {
+        use serde_json::json;
+        let files = [
+            json!({"file_data": "data:text/plain;base64,dGNr", "filename": "a.bin"}),
+            json!({"file_url": "https://example.com/output.txt", "filename": "output.txt"}),
+            json!({"file_data": "dGNr", "filename": "report.PDF"}),
+            json!({"file_url": "https://example.com/x/photo.png?size=2"}),
+            json!({"file_data": "dGNr", "filename": "blob"}),
+        ];
+        let artifacts = file_artifacts(A2aVersion::V1_0, &files);
+        let parts: Vec<_> = artifacts
+            .iter()
+            .flat_map(|a| a["parts"].as_array().cloned().unwrap_or_default())
+            .collect();
+        let media: Vec<_> = parts
+            .iter()
+            .map(|p| p["mediaType"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            media,
+            [
+                "text/plain",
+                "text/plain",
+                "application/pdf",
+                "image/png",
+                "application/octet-stream"
+            ]
+        );
+        assert_eq!(
+            parts[0]["raw"], "dGNr",
+            "a data: URI's bytes are its base64"
+        );
+        assert_eq!(parts[1]["url"], "https://example.com/output.txt");
+        for a in &artifacts {
+            assert_eq!(a["metadata"]["messageType"], "message");
+            assert!(a["metadata"].get("message_type").is_none(), "{a}");
+        }
+        // 0.3 as it was.
+        let artifacts = file_artifacts(A2aVersion::V0_3, &files);
+        assert_eq!(artifacts[0]["metadata"]["message_type"], "message");
+        let part = &artifacts[0]["parts"][0]["file"];
+        assert_eq!(part["bytes"], "data:text/plain;base64,dGNr");
+        assert!(part.get("mimeType").is_none());
     }
 
     #[test]

@@ -13,11 +13,13 @@
 //!   `metadata.usage` the usage, and for a failure a `status.message` with the error text
 //!   (`metadata.code` the code);
 //! - each message is one artifact (`artifactId` = message id, `name` and `metadata.message_type`
-//!   = its type, `metadata.role`): text streams as `artifact-update`s with `append` (false for
-//!   the first chunk, true after) and one `TextPart` per chunk (`metadata.index` = the part's
-//!   index); data, image, audio, video and file parts are sent whole when completed (`DataPart`,
-//!   `FilePart` with `uri` or `bytes`, `metadata.type` when not obvious); the message's
-//!   completion is a last chunk (`lastChunk: true`).
+//!   (1.0: `metadata.messageType`) = its type, `metadata.role`): text streams as
+//!   `artifact-update`s with `append` (false for the first chunk, true after) and one `TextPart`
+//!   per chunk (`metadata.index` = the part's index); data, image, audio, video and file parts
+//!   are sent whole when completed (`DataPart`, `FilePart` with `uri` or `bytes`, `metadata.type`
+//!   when not obvious; 1.0 always names the `mediaType`: the given one, a `data:` URI's, the file
+//!   name's, else `application/octet-stream`); the message's completion is a last chunk
+//!   (`lastChunk: true`).
 //!
 //! [`A2aDecoder`] reads such a stream back, and any A2A stream: `TextPart`s without
 //! `metadata.index` appended to an artifact continue its last text part; a `Message` result is

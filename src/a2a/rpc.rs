@@ -386,7 +386,8 @@ pub struct A2aCall {
     pub method: A2aMethod,
     /// The version it is served in (the answer's shape).
     pub version: A2aVersion,
-    /// `params` as sent (an empty object when absent).
+    /// `params` as sent (an empty object when absent; 1.0: proto field names, `task_id`, renamed
+    /// to their lowerCamelCase, `taskId`).
     pub params: Map<String, Value>,
     /// For the two send methods: the message as an Agent API request (`stream` true for the
     /// streaming one).
@@ -520,6 +521,10 @@ fn read(body: &str, version_header: Option<&str>) -> Result<A2aCall, RpcError> {
             .with_field("params"))
         }
     };
+    let mut params = params;
+    if version == A2aVersion::V1_0 {
+        camel_keys(&mut params);
+    }
     let invalid = |message: &str, field: &str| {
         fail(RpcErrorCode::InvalidParams, message.to_string()).with_field(field)
     };
@@ -645,6 +650,49 @@ fn history_length(v: Option<&Value>, version: A2aVersion) -> Result<Option<u32>,
         return Ok(None);
     }
     Ok(Some(u32::try_from(n).unwrap_or(u32::MAX)))
+}
+
+/// 1.0's ProtoJSON takes a field by its lowerCamelCase name or by its proto name (`taskId` or
+/// `task_id`): proto names are renamed to the lowerCamelCase ones, at every level but inside
+/// the free-form values (`data`, `metadata`), and never over a key that is there already.
+fn camel_keys(map: &mut Map<String, Value>) {
+    let snake: Vec<String> = map.keys().filter(|k| k.contains('_')).cloned().collect();
+    for key in snake {
+        let Some(camel) = camel_of(&key) else {
+            continue;
+        };
+        if !map.contains_key(&camel) {
+            if let Some(v) = map.remove(&key) {
+                map.insert(camel, v);
+            }
+        }
+    }
+    for (key, v) in map.iter_mut() {
+        if key == "data" || key == "metadata" {
+            continue;
+        }
+        match v {
+            Value::Object(m) => camel_keys(m),
+            Value::Array(items) => items
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(camel_keys),
+            _ => {}
+        }
+    }
+}
+
+/// `task_id` → `taskId`; `None` for a name that is not a proto field name (`_x`, `a__b`, `a_`).
+fn camel_of(name: &str) -> Option<String> {
+    let mut words = name.split('_');
+    let mut out = words.next().filter(|w| !w.is_empty())?.to_string();
+    for word in words {
+        // Proto field names are ASCII (and Unicode's case tables would weigh on the wasm).
+        let mut chars = word.chars();
+        out.push(chars.next()?.to_ascii_uppercase());
+        out.push_str(chars.as_str());
+    }
+    Some(out)
 }
 
 /// At most 64 characters of a name echoed in an error.
@@ -817,6 +865,53 @@ mod tests {
         assert_eq!(
             e.to_json(),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"No task t9."}}"#
+        );
+    }
+
+    #[test]
+    fn one_point_zero_params_are_read_by_proto_field_names_too() {
+        let v1 = Some("1.0");
+        let push = r#"{"jsonrpc":"2.0","id":1,"method":"CreateTaskPushNotificationConfig","params":{"task_id":"t1","url":"https://x"}}"#;
+        assert_eq!(read_call(push, v1).unwrap().task_id.as_deref(), Some("t1"));
+        let send = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"message_id":"m1","context_id":"c1","task_id":"t1","role":"ROLE_USER","parts":[{"text":"Hi"},{"data":{"a_b":1},"metadata":{"c_d":2}}]},"configuration":{"history_length":3,"return_immediately":true}}}"#;
+        let call = read_call(send, v1).unwrap();
+        let camel = read_call(
+            &send
+                .replace("message_id", "messageId")
+                .replace("context_id", "contextId")
+                .replace("task_id", "taskId")
+                .replace("history_length", "historyLength")
+                .replace("return_immediately", "returnImmediately"),
+            v1,
+        )
+        .unwrap();
+        assert_eq!(call, camel);
+        assert_eq!(
+            (call.history_length, call.return_immediately),
+            (Some(3), true)
+        );
+        let request = call.request.unwrap();
+        assert_eq!(
+            (request.id.as_deref(), request.session_id.as_deref()),
+            (Some("t1"), Some("c1"))
+        );
+        assert_eq!(request.input[0].id, "m1");
+        // The free-form values keep their keys; a lowerCamelCase key wins over its proto name.
+        assert_eq!(
+            call.params["message"]["parts"][1]["data"],
+            json!({"a_b": 1})
+        );
+        assert_eq!(
+            call.params["message"]["parts"][1]["metadata"],
+            json!({"c_d": 2})
+        );
+        let both = r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1","historyLength":1,"history_length":"x"}}"#;
+        assert_eq!(read_call(both, v1).unwrap().history_length, Some(1));
+        // 0.3 is read as it always was.
+        let v03 = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/set","params":{"task_id":"t1"}}"#;
+        assert_eq!(
+            read_call(v03, None).unwrap_err().code,
+            RpcErrorCode::InvalidParams
         );
     }
 

@@ -1,0 +1,67 @@
+// The agent the A2A TCK drives (tests/js/runners/a2a-tck.mjs): what it does is chosen by the
+// prefix of the last input message's id (the A2A `messageId`), as the TCK's scenarios
+// (`scenarios/*.feature`) and its reference system under test (`sut/a2a-python`) have it.
+// Scenarios agentwire's agents cannot express are answered by the default: a task completed
+// with a text that names the id (`tck-message-response`: a task, not a Message;
+// `tck-input-required`: completed, not input-required). No imports: any runtime loads it.
+
+/** How long a TCK client waits for a streamed event (its `_STREAMING_TIMEOUT_S`), in ms. */
+export const STREAMING_TIMEOUT_MS = 2000;
+
+const sleep = (ms, signal) => new Promise((resolve) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+});
+
+/** One message with one completed part of `type` set to `value` (text or an object). */
+function part(rb, type, value) {
+  const message = rb.message();
+  const content = message.content(type);
+  if (typeof value === "string" && type === "text") content.delta(value);
+  else content.set(value);
+  content.complete();
+  message.complete();
+}
+
+/** What each messageId prefix does, longest prefix first (`tck-artifact-file-url` before `tck-artifact-file`). */
+const SCENARIOS = [
+  ["tck-stream-artifact-chunked", (rb) => {
+    rb.inProgress();
+    const message = rb.message();
+    const text = message.content("text");
+    text.delta("chunk-1 ");
+    text.delta("chunk-2");
+    text.complete();
+    message.complete();
+  }],
+  ["test-resubscribe-message-id", async (rb, signal) => {
+    rb.inProgress();
+    await sleep(2 * STREAMING_TIMEOUT_MS, signal);
+  }],
+  ["tck-stream-artifact-text", (rb) => { rb.inProgress(); part(rb, "text", "Streamed text content"); }],
+  ["tck-stream-artifact-file", (rb) => {
+    rb.inProgress();
+    part(rb, "file", { file_data: "data:text/plain;base64,dGNr", filename: "output.txt" });
+  }],
+  ["tck-stream-ordering-001", (rb) => { rb.inProgress(); part(rb, "text", "Ordered output"); }],
+  ["tck-artifact-file-url", (rb) => part(rb, "file", { file_url: "https://example.com/output.txt", filename: "output.txt" })],
+  ["tck-complete-task", (rb) => part(rb, "text", "Hello from TCK")],
+  ["tck-artifact-text", (rb) => part(rb, "text", "Generated text content")],
+  ["tck-artifact-file", (rb) => part(rb, "file", { file_data: "data:text/plain;base64,dGNr", filename: "output.txt" })],
+  ["tck-artifact-data", (rb) => part(rb, "data", { key: "value", count: 42 })],
+  ["tck-reject-task", () => {
+    throw Object.assign(new Error("rejected"), { code: "REJECTED" });
+  }],
+  ["tck-stream-001", (rb) => { rb.inProgress(); part(rb, "text", "Stream hello from TCK"); }],
+  ["tck-stream-002", () => {}],
+  ["tck-stream-003", (rb) => { rb.inProgress(); part(rb, "text", "Stream task lifecycle"); }],
+];
+
+/** The TCK's agent: `(request, rb, {signal})`, as AgentApp calls it. */
+export async function tckAgent(request, rb, { signal } = {}) {
+  const input = request.input ?? [];
+  const id = String(input[input.length - 1]?.id ?? "");
+  const scenario = SCENARIOS.find(([prefix]) => id.startsWith(prefix));
+  if (scenario) return scenario[1](rb, signal);
+  part(rb, "text", `Unhandled messageId prefix: ${id}`);
+}

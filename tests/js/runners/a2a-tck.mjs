@@ -1,0 +1,121 @@
+// The A2A TCK (the A2A project's Technology Compatibility Kit, kept outside this repository) run
+// against AgentApp: an AgentApp on 127.0.0.1 serving the TCK's agent (tests/js/a2a-tck-agent.mjs,
+// driven by messageId prefixes) with the default options and a 1.0 card, the TCK's MUST requirements over
+// JSON-RPC, then its reports/compatibility.json read back. Each requirement is printed with its
+// result; a requirement of a2a-tck-expected.json's `pass` list that no longer passes fails the
+// run (one TAP line each), and one that passes but is not on the list is named (add it).
+//
+// Usage: node tests/js/runners/a2a-tck.mjs <project dir> (agentwire installed in it)
+//   A2A_TCK         the TCK's folder (default: <repository>/../shared/conformance/a2a-tck)
+//   A2A_TCK_PYTHON  the Python with the TCK's dependencies (default: <repository>/.venv-tck,
+//                   made by scripts/setup.sh)
+//   A2A_TCK_UPDATE=1  rewrite a2a-tck-expected.json's `pass` list to what passes now
+// The TCK is copied into a temporary folder (it writes its reports next to itself) and removed
+// after; it is never copied into the repository.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { resolveEntry } from "./resolve.mjs";
+import { report } from "./tap.mjs";
+import { tckAgent } from "../a2a-tck-agent.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const EXPECTED = join(HERE, "a2a-tck-expected.json");
+/** The whole TCK run may take this long (it takes seconds; the resubscribe scenario waits 4 s). */
+const TCK_TIMEOUT_MS = 180_000;
+
+const project = process.argv[2];
+if (!project) throw new Error("usage: a2a-tck.mjs <project dir>");
+const root = process.env.AGENTWIRE_ROOT ? resolve(process.env.AGENTWIRE_ROOT) : resolve(HERE, "../../..");
+const tck = resolve(process.env.A2A_TCK ?? join(root, "..", "shared", "conformance", "a2a-tck"));
+const python = process.env.A2A_TCK_PYTHON ?? join(root, ".venv-tck", "bin", "python");
+for (const [what, path, hint] of [
+  ["the A2A TCK", join(tck, "run_tck.py"), "set A2A_TCK to its folder"],
+  ["the TCK's Python", python, "run scripts/setup.sh, or set A2A_TCK_PYTHON"],
+]) {
+  if (!existsSync(path)) {
+    console.error(`a2a-tck: ${what} is not at ${path}: ${hint}`);
+    process.exit(1);
+  }
+}
+
+const { AgentApp } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
+// The default options but the card: the TCK checks it against the strict 1.0 schema, which
+// rejects the 0.3 fields the default card ("both") adds and requires `skills` (1.0 cards leave
+// an empty list out): CARD-STRUCT-001 fails without either. The skill is the TCK's own SUT's.
+const app = new AgentApp({
+  name: "agentwire TCK agent", agent: tckAgent, cardVersion: "1.0",
+  skills: [{ id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] }],
+});
+const server = createServer(app.nodeListener);
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const sut = `http://127.0.0.1:${server.address().port}`;
+const copy = mkdtempSync(join(tmpdir(), "a2a-tck-"));
+
+/** Runs `command` in `cwd`: resolves with its exit code and output (both streams), killed after `ms`. */
+function run(command, args, cwd, ms) {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+    let output = "";
+    child.stdout.on("data", (b) => { output += b; });
+    child.stderr.on("data", (b) => { output += b; });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("error", fail);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, output });
+    });
+  });
+}
+
+let failed = 1;
+try {
+  // Reports, caches and virtualenvs of the source folder stay behind.
+  const skip = new Set(["reports", ".venv", "__pycache__", ".pytest_cache", ".git"]);
+  cpSync(tck, copy, { recursive: true, filter: (path) => !skip.has(basename(path)) });
+  const args = ["run_tck.py", "--sut-host", sut, "--transport", "jsonrpc", "--level", "must"];
+  console.log(`# ${python} ${args.join(" ")} (in a copy of ${tck})`);
+  const started = Date.now();
+  const { code, signal, output } = await run(python, args, copy, TCK_TIMEOUT_MS);
+  const reportPath = join(copy, "reports", "compatibility.json");
+  if (!existsSync(reportPath)) {
+    throw new Error(`the TCK wrote no report (exit ${code ?? signal}):\n${output.slice(-4000)}`);
+  }
+  const { summary, per_requirement: requirements } = JSON.parse(readFileSync(reportPath, "utf8"));
+  // pytest's own summary line ("N failed, M passed, ...").
+  const tally = output.trim().split("\n").at(-1);
+  console.log(`# TCK: ${tally} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`# MUST compatibility: ${summary.must_compatibility} (the TCK's measure)`);
+
+  const must = Object.entries(requirements).filter(([, r]) => r.level === "MUST");
+  const expected = JSON.parse(readFileSync(EXPECTED, "utf8"));
+  const pass = new Set(expected.pass);
+  const passing = must.filter(([, r]) => r.status === "PASS").map(([id]) => id);
+  for (const [id, r] of must) {
+    const errors = (r.errors ?? []).map((e) => String(e).replace(/\s+/g, " ").slice(0, 200));
+    const note = pass.has(id) || r.status !== "PASS" ? "" : " (not in a2a-tck-expected.json: add it)";
+    console.log(`# ${r.status.padEnd(10)} ${id}${note}${errors.length ? ` — ${errors.join(" | ")}` : ""}`);
+  }
+  const results = expected.pass.map((id) => {
+    const r = requirements[id];
+    const ok = r?.status === "PASS";
+    return { name: `${id} passes`, ok, error: ok ? undefined : `${id}: ${r?.status ?? "not reported"}: ${(r?.errors ?? []).join(" | ")}` };
+  });
+  console.log(`# ${passing.length} of ${must.length} MUST requirements pass (${expected.pass.length} expected)`);
+  if (process.env.A2A_TCK_UPDATE === "1") {
+    writeFileSync(EXPECTED, `${JSON.stringify({ ...expected, pass: passing.sort() }, null, 2)}\n`);
+    console.log(`# wrote ${EXPECTED}`);
+  }
+  failed = report("a2a-tck", results);
+} catch (e) {
+  console.error(`a2a-tck: ${e?.stack ?? e}`);
+} finally {
+  rmSync(copy, { recursive: true, force: true });
+  server.closeAllConnections?.();
+  server.close();
+  await app.close();
+}
+process.exit(failed === 0 ? 0 : 1);
