@@ -151,7 +151,8 @@ impl AgUiDecoder {
         out.push(ApiEvent::Message(m));
         if let Some((call_id, name)) = &open.call {
             let data = call_data(call_id, name, "");
-            let mut c = part(&open.id, ContentBody::Data { data: Some(data) }, false);
+            let mut c =
+                Content::decoded(&open.id, 0, ContentBody::Data { data: Some(data) }, false);
             c.in_progress();
             out.push(ApiEvent::Content(c));
         }
@@ -163,7 +164,7 @@ impl AgUiDecoder {
         let Some(open) = self.open.remove(key) else {
             return;
         };
-        let c = part(&open.id, body, false);
+        let c = Content::decoded(&open.id, 0, body, false);
         out.push(ApiEvent::Content(c.clone()));
         let mut m = Message::with_id(open.id);
         m.message_type = open.message_type;
@@ -255,7 +256,7 @@ impl AgUiDecoder {
                     let mut data = JsonMap::new();
                     data.insert("arguments".into(), Value::String(e.delta));
                     let body = ContentBody::Data { data: Some(data) };
-                    out.push(ApiEvent::Content(part(&open.id, body, true)));
+                    out.push(ApiEvent::Content(Content::decoded(&open.id, 0, body, true)));
                 }
             }
             Event::ToolCallEnd(e) => {
@@ -333,7 +334,7 @@ impl AgUiDecoder {
         if let Some(open) = self.open.get_mut(key) {
             open.text.push_str(&delta);
             let body = ContentBody::Text { text: Some(delta) };
-            out.push(ApiEvent::Content(part(&open.id, body, true)));
+            out.push(ApiEvent::Content(Content::decoded(&open.id, 0, body, true)));
         }
     }
 
@@ -390,20 +391,6 @@ fn call_data(call_id: &str, name: &str, arguments: &str) -> JsonMap {
     data.insert("name".into(), Value::from(name));
     data.insert("arguments".into(), Value::from(arguments));
     data
-}
-
-/// Part 0 of message `msg_id`: a delta, or the completed value.
-fn part(msg_id: &str, body: ContentBody, delta: bool) -> Content {
-    let mut c = Content::new(body)
-        .with_index(0)
-        .with_delta(delta)
-        .with_msg_id(msg_id);
-    if delta {
-        c.in_progress();
-    } else {
-        c.completed();
-    }
-    c
 }
 
 /// AG-UI's usage list as one Agent API usage object (counts summed).

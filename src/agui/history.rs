@@ -15,6 +15,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::protocol::json::value_text;
+
 use crate::protocol::new_id;
 use crate::Result;
 
@@ -38,16 +40,6 @@ pub fn messages_from_agent_api(messages: &[Value]) -> Result<Vec<Value>> {
 
 fn str_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     map.get(key).and_then(Value::as_str)
-}
-
-/// A JSON value as AG-UI carries it in a string field: a string as is, `null` as `""`, anything
-/// else as its JSON text.
-fn as_text(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    }
 }
 
 fn parts(m: &Map<String, Value>) -> &[Value] {
@@ -105,7 +97,7 @@ fn one(m: &Map<String, Value>) -> Result<Option<Value>> {
                 .filter(|c| !c.is_empty())
                 .unwrap_or(&id)
                 .to_owned();
-            let arguments = as_text(data.get("arguments"));
+            let arguments = value_text(data.get("arguments"));
             Some(json!({"id": id, "role": "assistant", "toolCalls": [{
                 "id": call_id, "type": "function",
                 "function": {"name": name, "arguments": arguments},
@@ -117,8 +109,8 @@ fn one(m: &Map<String, Value>) -> Result<Option<Value>> {
             };
             Some(json!({
                 "id": id_of(m)?, "role": "tool",
-                "toolCallId": as_text(data.get("call_id")),
-                "content": as_text(data.get("output")),
+                "toolCallId": value_text(data.get("call_id")),
+                "content": value_text(data.get("output")),
             }))
         }
         _ => None,

@@ -221,6 +221,21 @@ impl Content {
         self
     }
 
+    /// Part `index` of message `msg_id` as a decoder of another protocol emits it: a delta
+    /// (status `in_progress`) or the completed value.
+    pub fn decoded(msg_id: &str, index: i64, body: ContentBody, delta: bool) -> Self {
+        let mut c = Content::new(body)
+            .with_index(index)
+            .with_delta(delta)
+            .with_msg_id(msg_id);
+        c.status = Some(if delta {
+            RunStatus::InProgress
+        } else {
+            RunStatus::Completed
+        });
+        c
+    }
+
     /// The `type` string.
     pub fn type_str(&self) -> &str {
         self.body.type_str()

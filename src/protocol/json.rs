@@ -24,6 +24,16 @@ pub(crate) fn str_field<'a>(map: &'a JsonMap, key: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// A JSON value as a protocol carries it in a string field (a call's arguments, a tool's
+/// output): a string as it is, absent or `null` as `""`, anything else as its compact JSON text.
+pub(crate) fn value_text(value: Option<&serde_json::Value>) -> String {
+    match value {
+        None | Some(serde_json::Value::Null) => String::new(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
 /// Options for [`to_json`](crate::protocol::Event::to_json_with) output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct JsonOptions {

@@ -268,7 +268,9 @@ impl ResponsesDecoder {
                     }
                 };
                 if let Some(item) = self.items.get(i) {
-                    out.push(Event::Content(part_event(&item.id, index, body, delta)));
+                    out.push(Event::Content(Content::decoded(
+                        &item.id, index, body, delta,
+                    )));
                 }
             }
             "response.function_call_arguments.delta"
@@ -290,7 +292,7 @@ impl ResponsesDecoder {
                     ])
                 };
                 let body = ContentBody::Data { data: Some(data) };
-                out.push(Event::Content(part_event(&item.id, 0, body, delta)));
+                out.push(Event::Content(Content::decoded(&item.id, 0, body, delta)));
             }
             t if ignored(t) => {}
             other => warn(
@@ -438,7 +440,7 @@ impl ResponsesDecoder {
         let id = it.id.clone();
         out.push(Event::Message(m));
         if let Some(data) = data {
-            let mut c = part_event(&id, 0, ContentBody::Data { data: Some(data) }, false);
+            let mut c = Content::decoded(&id, 0, ContentBody::Data { data: Some(data) }, false);
             c.in_progress();
             out.push(Event::Content(c));
         }
@@ -486,13 +488,13 @@ impl ResponsesDecoder {
                         let index = self.part(i, *kind, i64::try_from(n).unwrap_or(i64::MAX));
                         // In index order (indices are unique): no sort to instantiate.
                         let at = parts.partition_point(|c| c.index < Some(index));
-                        parts.insert(at, part_event(&id, index, body, false));
+                        parts.insert(at, Content::decoded(&id, index, body, false));
                     }
                 }
             }
             MessageType::FunctionCall | MessageType::McpToolCall => {
                 let data = call_data(item, &call_id);
-                parts.push(part_event(
+                parts.push(Content::decoded(
                     &id,
                     0,
                     ContentBody::Data { data: Some(data) },
@@ -506,7 +508,7 @@ impl ResponsesDecoder {
                     None => String::new(),
                 };
                 let data = str_map(&[("call_id", &call_id), ("output", &output)]);
-                parts.push(part_event(
+                parts.push(Content::decoded(
                     &id,
                     0,
                     ContentBody::Data { data: Some(data) },
@@ -517,7 +519,7 @@ impl ResponsesDecoder {
                 let body = ContentBody::Data {
                     data: Some(item.clone()),
                 };
-                parts.push(part_event(&id, 0, body, false));
+                parts.push(Content::decoded(&id, 0, body, false));
             }
         }
         if completed {
@@ -614,17 +616,4 @@ fn str_map(pairs: &[(&str, &str)]) -> JsonMap {
         .iter()
         .map(|&(k, v)| (k.to_owned(), Value::String(v.to_owned())))
         .collect()
-}
-
-fn part_event(msg_id: &str, index: i64, body: ContentBody, delta: bool) -> Content {
-    let mut c = Content::new(body)
-        .with_index(index)
-        .with_delta(delta)
-        .with_msg_id(msg_id);
-    if delta {
-        c.in_progress();
-    } else {
-        c.completed();
-    }
-    c
 }

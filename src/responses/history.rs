@@ -17,6 +17,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::protocol::json::value_text;
+
 /// The Responses `input` items for `messages` (Agent API message values, in order).
 pub fn input_items(messages: &[Value]) -> Vec<Value> {
     messages
@@ -28,15 +30,6 @@ pub fn input_items(messages: &[Value]) -> Vec<Value> {
 
 fn str_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     map.get(key).and_then(Value::as_str)
-}
-
-/// A JSON value as Responses carries it in a string field.
-fn as_text(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-    }
 }
 
 fn parts(m: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
@@ -114,30 +107,30 @@ fn one(m: &Map<String, Value>) -> Option<Value> {
         "function_call" => {
             let d = data(m)?;
             Some(
-                json!({"type": "function_call", "call_id": as_text(d.get("call_id")),
-                "name": as_text(d.get("name")), "arguments": as_text(d.get("arguments"))}),
+                json!({"type": "function_call", "call_id": value_text(d.get("call_id")),
+                "name": value_text(d.get("name")), "arguments": value_text(d.get("arguments"))}),
             )
         }
         "function_call_output" => {
             let d = data(m)?;
             Some(
-                json!({"type": "function_call_output", "call_id": as_text(d.get("call_id")),
-                "output": as_text(d.get("output"))}),
+                json!({"type": "function_call_output", "call_id": value_text(d.get("call_id")),
+                "output": value_text(d.get("output"))}),
             )
         }
         "plugin_call" => {
             let d = data(m)?;
             let input = d.get("input").or_else(|| d.get("arguments"));
             Some(
-                json!({"type": "custom_tool_call", "call_id": as_text(d.get("call_id")),
-                "name": as_text(d.get("name")), "input": as_text(input)}),
+                json!({"type": "custom_tool_call", "call_id": value_text(d.get("call_id")),
+                "name": value_text(d.get("name")), "input": value_text(input)}),
             )
         }
         "plugin_call_output" => {
             let d = data(m)?;
             Some(
-                json!({"type": "custom_tool_call_output", "call_id": as_text(d.get("call_id")),
-                "output": as_text(d.get("output"))}),
+                json!({"type": "custom_tool_call_output", "call_id": value_text(d.get("call_id")),
+                "output": value_text(d.get("output"))}),
             )
         }
         _ => None,

@@ -178,7 +178,14 @@ impl Translator {
     /// the output does not depend on where the input was cut.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let mut cx = Cx {
+        let (decoder, mut cx) = self.parts();
+        let result = decoder.push(chunk, |frame| on_frame(&mut cx, &frame, &mut out));
+        self.keep_on_error(result, out)
+    }
+
+    /// The frame decoder, and the parts a frame goes through.
+    fn parts(&mut self) -> (&mut FrameDecoder, Cx<'_>) {
+        let cx = Cx {
             source: &mut self.source,
             target: &mut self.target,
             events: &mut self.events,
@@ -186,10 +193,7 @@ impl Translator {
             run: &mut self.run,
             coverage: &mut self.coverage,
         };
-        let result = self
-            .decoder
-            .push(chunk, |frame| on_frame(&mut cx, &frame, &mut out));
-        self.keep_on_error(result, out)
+        (&mut self.decoder, cx)
     }
 
     /// `out`, or on error the error, keeping `out` for [`Translator::fail`].
@@ -211,17 +215,8 @@ impl Translator {
     /// As [`Translator::push`] (what was translated before the error comes with `fail`).
     pub fn finish(&mut self) -> Result<Vec<u8>> {
         let mut out = Vec::new();
-        let mut cx = Cx {
-            source: &mut self.source,
-            target: &mut self.target,
-            events: &mut self.events,
-            warnings: &mut self.warnings,
-            run: &mut self.run,
-            coverage: &mut self.coverage,
-        };
-        let result = self
-            .decoder
-            .finish(|frame| on_frame(&mut cx, &frame, &mut out));
+        let (decoder, mut cx) = self.parts();
+        let result = decoder.finish(|frame| on_frame(&mut cx, &frame, &mut out));
         let result = result.and_then(|()| {
             if let Source::A2a(d) = cx.source {
                 d.finish(cx.events);
@@ -344,26 +339,28 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn warn(&mut self, mut w: Warning, offset: u64) {
-        w.offset = Some(offset);
-        if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(w);
-        }
+    fn warn(&mut self, w: Warning, offset: u64) {
+        keep(self.warnings, w, offset);
     }
 
     /// Encodes the decoded events (what the target leaves out reported at `offset`).
     fn encode_events(&mut self, offset: u64, out: &mut Vec<u8>) -> Result<()> {
         for event in self.events.drain(..) {
             self.run.see(&event);
-            if let Some(mut w) = self.coverage.see(&event) {
-                w.offset = Some(offset);
-                if self.warnings.len() < MAX_WARNINGS {
-                    self.warnings.push(w);
-                }
+            if let Some(w) = self.coverage.see(&event) {
+                keep(self.warnings, w, offset);
             }
             encode_event(self.target, event, out)?;
         }
         Ok(())
+    }
+}
+
+/// Keeps `w` (at `offset`) among the first [`MAX_WARNINGS`].
+fn keep(warnings: &mut Vec<Warning>, mut w: Warning, offset: u64) {
+    w.offset = Some(offset);
+    if warnings.len() < MAX_WARNINGS {
+        warnings.push(w);
     }
 }
 
