@@ -44,14 +44,17 @@ const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 /** The most of an error answer's body read (the rest is not waited for). */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-/** The start of an error answer's body as text (at most ERROR_BODY_LIMIT bytes). */
-async function errorText(res) {
+/**
+ * The start of an error answer's body as text (at most `limit` bytes); the rest is canceled,
+ * never read.
+ */
+export async function errorText(res, limit = ERROR_BODY_LIMIT) {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const chunks = [];
   let size = 0;
   try {
-    while (size < ERROR_BODY_LIMIT) {
+    while (size < limit) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
@@ -62,7 +65,7 @@ async function errorText(res) {
   } finally {
     reader.cancel().catch(() => {});
   }
-  return new TextDecoder().decode(concatBytes(chunks).subarray(0, ERROR_BODY_LIMIT));
+  return new TextDecoder().decode(concatBytes(chunks).subarray(0, limit));
 }
 
 /** The errors that end the iteration at once (no resume tries again after them). */

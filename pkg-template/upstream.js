@@ -4,6 +4,7 @@
 // whatever protocol its client spoke. Upstream faults end the run failed with a coded error.
 import { call } from "./instance.js";
 import { StreamAssembler } from "./assembler.js";
+import { errorText } from "./connect.js";
 import { agentwireError, messageOf, objectText, optionsText } from "./values.js";
 
 const PROTOCOLS = ["agent-api", "ag-ui", "openai-responses", "a2a", "a2a-0.3"];
@@ -97,7 +98,7 @@ export function upstream(url, options) {
       if (a2a) a2a.taskId = res.headers.get("x-agentwire-run-id");
       const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
       if (!res.ok || !STREAM_TYPES.includes(type) || res.body === null) {
-        const text = await bounded(res);
+        const text = (await errorText(res, ERROR_BODY_BYTES)).trim();
         const what = res.ok ? `answered ${res.status} with ${type === "" ? "no content type" : JSON.stringify(type)}, not a stream` : `answered ${res.status}`;
         throw Object.assign(agentwireError("UPSTREAM_FAILED", `upstream(): POST ${o.where} ${what}${text === "" ? "" : `: ${text}`}`),
           { status: res.status, body: text });
@@ -134,33 +135,6 @@ async function headersFor(option, request) {
   }
 }
 
-/** The start of an answer's body as text (at most ERROR_BODY_BYTES), the rest discarded. */
-async function bounded(res) {
-  if (res.body === null) return "";
-  const reader = res.body.getReader();
-  const chunks = [];
-  let size = 0;
-  try {
-    while (size < ERROR_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // What arrived is what the error tells.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const bytes = new Uint8Array(Math.min(size, ERROR_BODY_BYTES));
-  let at = 0;
-  for (const c of chunks) {
-    const part = c.subarray(0, bytes.length - at);
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return new TextDecoder().decode(bytes).trim();
-}
 
 /**
  * `body` read one chunk at a time (no read ahead: the run's reader paces the upstream), each
