@@ -56,6 +56,40 @@ def payloads(path):
     return out
 
 
+def as_03_metadata(value):
+    """The one deliberate difference between agentwire's two versions: an artifact's own metadata
+    key is lowerCamelCase in 1.0 (`messageType`, as 1.0's ProtoJSON names are) and stays
+    `message_type` in 0.3. The SDK converts versions carrying metadata as it is: rename it in
+    what the SDK converted, everywhere an artifact is."""
+    if isinstance(value, list):
+        return [as_03_metadata(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: as_03_metadata(v) for k, v in value.items()}
+    meta = out.get("metadata")
+    if "artifactId" in out and isinstance(meta, dict) and "messageType" in meta:
+        meta["message_type"] = meta.pop("messageType")
+    return out
+
+
+def file_parts_alike(value):
+    """What agentwire's 1.0 file parts add over its 0.3 ones, taken off both sides: 1.0 always
+    names a media type (inferred when none was given; 0.3 sends only a given one) and writes bytes
+    given as a `data:` URI as their base64 (0.3 keeps the URI)."""
+    if isinstance(value, list):
+        return [file_parts_alike(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: file_parts_alike(v) for k, v in value.items()}
+    f = out.get("file") if out.get("kind") == "file" else None
+    if isinstance(f, dict):
+        f.pop("mimeType", None)
+        b = f.get("bytes")
+        if isinstance(b, str) and b.startswith("data:") and ";base64," in b:
+            f["bytes"] = b.split(";base64,", 1)[1]
+    return out
+
+
 def same(a, b):
     """JSON equality where Struct numbers may come back as floats (0 == 0.0)."""
     return a == b
@@ -96,11 +130,12 @@ def check(path):
     old_id, new_id = old[0]["result"]["id"], events[0]["result"]["task"]["id"]
     old = json.loads(json.dumps(old).replace(json.dumps(old_id)[1:-1], json.dumps(new_id)[1:-1]))
     for ours03, msg in zip(old, parsed):
-        converted = to_compat_stream_response(msg, "req-1").model_dump(mode="json", exclude_none=True)
+        converted = as_03_metadata(to_compat_stream_response(msg, "req-1").model_dump(mode="json", exclude_none=True))
         expected = types_v03.SendStreamingMessageResponse.model_validate(ours03).root.model_dump(mode="json", exclude_none=True)
         result = expected.get("result", {})
         if result.get("kind") == "status-update" and result.get("status", {}).get("state") == "input-required":
             converted["result"]["final"] = result.get("final")
+        converted, expected = file_parts_alike(converted), file_parts_alike(expected)
         assert same(converted, expected), f"{path.name}: the SDK's 0.3 conversion differs:\n sdk  {converted}\n ours {expected}"
     check_send(path, parsed)
     texts = {a.artifact_id: "".join(p.text for p in a.parts if p.WhichOneof("content") == "text") for a in task.artifacts}
@@ -128,8 +163,9 @@ def check_send(path, parsed):
     assert sdk == ours["task"], f"{name}: SendMessage answer differs from the SDK's aggregation:\n ours {ours['task']}\n sdk  {sdk}"
     old = json.loads(path.with_name(f"{name}.a2a.send.json").read_text(encoding="utf-8"))
     old = json.loads(json.dumps(old).replace(json.dumps(old["id"])[1:-1], json.dumps(ours["task"]["id"])[1:-1]))
-    compat = to_compat_task(task).model_dump(mode="json", exclude_none=True)
+    compat = as_03_metadata(to_compat_task(task).model_dump(mode="json", exclude_none=True))
     expected = types_v03.Task.model_validate(old).model_dump(mode="json", exclude_none=True)
+    compat, expected = file_parts_alike(compat), file_parts_alike(expected)
     assert compat == expected, f"{name}: 0.3 answer differs from the SDK's conversion:\n sdk  {compat}\n ours {expected}"
 
 
