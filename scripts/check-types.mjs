@@ -41,6 +41,7 @@ const OPTIONS = [
   { dts: "builder.d.ts", name: "ToolOutputOptions", code: [{ rust: "src/wasm/options.rs", fn: "tool_output_options" }] },
   { dts: "builder.d.ts", name: "StreamOptions", own: true, code: [{ js: "builder.js", destructure: "streamOptions" }] },
   { dts: "builder.d.ts", name: "PipeOptions", code: [{ js: "builder-pipe.js", destructure: "pipeOptions" }] },
+  { dts: "upstream.d.ts", name: "UpstreamOptions", code: [{ js: "upstream.js", destructure: "upstreamOptions" }] },
   { dts: "translate.d.ts", name: "TranslateOptions", code: [{ rust: "src/wasm/translate.rs", fn: "read_options" }] },
   { dts: "translate.d.ts", name: "TranslateStreamOptions", own: true, code: [{ js: "translate.js", destructure: "translate" }] },
   { dts: "runs.d.ts", name: "MemoryRunStoreOptions", code: [{ js: "store-options.js", const: "STORE_DEFAULTS" }] },
