@@ -29,6 +29,8 @@ project() {
   local tarball
   tarball=$(cd "$PROJECT" && npm pack --silent "$ROOT/pkg") || return 1
   cp -r tests/js "$PROJECT/tests"
+  # The conformance suites' systems under test (they import only agentwire and node: modules).
+  cp -r scripts/conformance "$PROJECT/conformance"
   cp bench/fixtures.mjs "$PROJECT/tests/fixtures.mjs"
   cp -r tests/fixtures/reference "$PROJECT/tests/reference"
   mkdir -p "$PROJECT/examples"

@@ -9,7 +9,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentApp, ResponseBuilder } from "agentwire";
+import { ResponseBuilder } from "agentwire";
 import { runBun, startApp, suiteCopy, suiteTools } from "./runners/openresponses.mjs";
 
 const ROUTE = "/compatible-mode/v1/responses";
@@ -44,7 +44,7 @@ const REQUESTS = {
 };
 
 async function withApp(fn) {
-  const server = await startApp(AgentApp);
+  const server = await startApp();
   try {
     return await fn(server.base);
   } finally {

@@ -1,5 +1,5 @@
 // The A2A TCK (the A2A project's Technology Compatibility Kit, kept outside this repository) run
-// against AgentApp: an AgentApp on 127.0.0.1 serving the TCK's agent (tests/js/a2a-tck-agent.mjs,
+// against AgentApp: an AgentApp on 127.0.0.1 serving the TCK's agent (scripts/conformance/a2a-tck-sut.mjs,
 // driven by messageId prefixes) with the default options and a 1.0 card, the TCK's MUST requirements over
 // JSON-RPC, then its reports/compatibility.json read back. Each requirement is printed with its
 // result; a requirement of a2a-tck-expected.json's `pass` list that no longer passes fails the
@@ -18,9 +18,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { resolveEntry } from "./resolve.mjs";
 import { report } from "./tap.mjs";
-import { tckAgent } from "../a2a-tck-agent.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXPECTED = join(HERE, "a2a-tck-expected.json");
@@ -42,14 +40,10 @@ for (const [what, path, hint] of [
   }
 }
 
-const { AgentApp } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
-// The default options but the card: the TCK checks it against the strict 1.0 schema, which
-// rejects the 0.3 fields the default card ("both") adds and requires `skills` (1.0 cards leave
-// an empty list out): CARD-STRUCT-001 fails without either. The skill is the TCK's own SUT's.
-const app = new AgentApp({
-  name: "agentwire TCK agent", agent: tckAgent, cardVersion: "1.0",
-  skills: [{ id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] }],
-});
+// The system under test, as the project holds it (scripts/conformance/a2a-tck-sut.mjs, copied by
+// scripts/test.sh): it imports agentwire from the project.
+const { tckApp } = await import(pathToFileURL(join(project, "conformance", "a2a-tck-sut.mjs")).href);
+const app = tckApp();
 const server = createServer(app.nodeListener);
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const sut = `http://127.0.0.1:${server.address().port}`;

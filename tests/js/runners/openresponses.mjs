@@ -16,8 +16,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { conformanceDir } from "../conformance.mjs";
-import { openResponsesAgent } from "../openresponses-agent.mjs";
-import { resolveEntry } from "./resolve.mjs";
 
 /** The suite's tests AgentApp does not pass, with why. */
 export const NOT_SUPPORTED = {
@@ -73,9 +71,13 @@ export function runBun(bun, args, cwd, ms = SUITE_TIMEOUT_MS) {
   });
 }
 
-/** An AgentApp with the scripted agent on 127.0.0.1; resolves with its base URL and close(). */
-export async function startApp(AgentApp) {
-  const app = new AgentApp({ agent: openResponsesAgent });
+/**
+ * The system under test (scripts/conformance/open-responses-sut.mjs, copied into the project by
+ * scripts/test.sh) on 127.0.0.1; resolves with its base URL and close().
+ */
+export async function startApp() {
+  const { openResponsesApp } = await import(new URL("../../conformance/open-responses-sut.mjs", import.meta.url).href);
+  const app = openResponsesApp();
   const server = createServer(app.nodeListener);
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${server.address().port}`;
@@ -92,10 +94,9 @@ export async function startApp(AgentApp) {
 async function main() {
   const project = process.argv[2];
   if (!project) throw new Error("usage: openresponses.mjs <project dir>");
-  const { AgentApp } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
   const tools = suiteTools();
   const copy = suiteCopy(tools);
-  const server = await startApp(AgentApp);
+  const server = await startApp();
   let run;
   try {
     run = await runBun(tools.bun, ["run", "bin/compliance-test.ts", "--base-url", `${server.base}/compatible-mode/v1`,

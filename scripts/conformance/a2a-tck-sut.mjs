@@ -1,9 +1,15 @@
-// The agent the A2A TCK drives (tests/js/runners/a2a-tck.mjs): what it does is chosen by the
+// The A2A TCK's system under test: `node a2a-tck-sut.mjs PORT` serves an AgentApp on its default
+// routes at 127.0.0.1:PORT and prints `listening on <url>` (tests/js/runners/a2a-tck.mjs runs the
+// TCK against it; it imports only agentwire and node: modules, so it runs in any project with the
+// package installed). Its agent's behaviour is chosen by the
 // prefix of the last input message's id (the A2A `messageId`), as the TCK's scenarios
 // (`scenarios/*.feature`) and its reference system under test (`sut/a2a-python`) have it.
 // Scenarios agentwire's agents cannot express are answered by the default: a task completed
 // with a text that names the id (`tck-message-response`: a task, not a Message;
-// `tck-input-required`: completed, not input-required). No imports: any runtime loads it.
+// `tck-input-required`: completed, not input-required).
+import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
+import { AgentApp } from "agentwire";
 
 /** How long a TCK client waits for a streamed event (its `_STREAMING_TIMEOUT_S`), in ms. */
 export const STREAMING_TIMEOUT_MS = 2000;
@@ -64,4 +70,32 @@ export async function tckAgent(request, rb, { signal } = {}) {
   const scenario = SCENARIOS.find(([prefix]) => id.startsWith(prefix));
   if (scenario) return scenario[1](rb, signal);
   part(rb, "text", `Unhandled messageId prefix: ${id}`);
+}
+
+/**
+ * The AgentApp the TCK tests: default options but the card, which the TCK checks against the
+ * strict 1.0 schema (it rejects the 0.3 fields of the default card, "both", and requires
+ * `skills`: CARD-STRUCT-001 fails without either). The skill is the TCK's own SUT's.
+ */
+export function tckApp() {
+  return new AgentApp({
+    name: "agentwire TCK agent", agent: tckAgent, cardVersion: "1.0",
+    skills: [{ id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] }],
+  });
+}
+
+/** Serves `app` on 127.0.0.1:`port` (0: a free one); prints `listening on <url>` once it does. */
+async function serve(app, port) {
+  const server = createServer(app.nodeListener);
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  console.log(`listening on ${url}`);
+  const stop = () => server.close(() => app.close().then(() => process.exit(0)));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return { url, server };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await serve(tckApp(), Number(process.argv[2] ?? 0));
 }

@@ -1,6 +1,8 @@
-// The scripted agent behind the Open Responses compliance runs (runners/openresponses.mjs and
-// openresponses-schema.test.mjs): it answers from what the request holds, so each of the suite's
-// requests gets an answer of its kind.
+// The Open Responses compliance suite's system under test: `node open-responses-sut.mjs PORT`
+// serves an AgentApp at 127.0.0.1:PORT (the suite's base URL: <url>/compatible-mode/v1) and
+// prints `listening on <url>`; it imports only agentwire and node: modules. Its scripted agent
+// (also behind tests/js/runners/openresponses.mjs and openresponses-schema.test.mjs) answers from
+// what the request holds, so each of the suite's requests gets an answer of its kind.
 //   - tools offered: a call of the first function tool, its required string parameters filled
 //     with the last user text (the suite's weather question: `{"location": "..."}`);
 //   - otherwise one text message that says what it read: the system instructions, images, the
@@ -10,6 +12,10 @@
 function textOf(message) {
   return (message.content ?? []).filter((p) => p.type === "text").map((p) => p.text).join(" ");
 }
+
+import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
+import { AgentApp } from "agentwire";
 
 /** What the agent answers `request` with, in words. */
 export function answerOf(request) {
@@ -55,4 +61,25 @@ export async function openResponsesAgent(request, rb) {
   }
   const text = rb.message().content("text");
   for (const word of answerOf(request).split(/(?<= )/)) text.delta(word);
+}
+
+/** The AgentApp the suite tests: default options, the scripted agent. */
+export function openResponsesApp() {
+  return new AgentApp({ agent: openResponsesAgent });
+}
+
+/** Serves `app` on 127.0.0.1:`port` (0: a free one); prints `listening on <url>` once it does. */
+async function serve(app, port) {
+  const server = createServer(app.nodeListener);
+  await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  console.log(`listening on ${url}`);
+  const stop = () => server.close(() => app.close().then(() => process.exit(0)));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return { url, server };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await serve(openResponsesApp(), Number(process.argv[2] ?? 0));
 }
