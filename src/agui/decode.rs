@@ -54,8 +54,9 @@ pub struct AgUiDecoder {
     thread_id: Option<String>,
     /// Open messages and calls, by AG-UI message id or tool-call id.
     open: HashMap<String, Open>,
-    /// Agent API message ids used so far.
-    used: HashSet<String>,
+    /// Agent API message ids used so far, each with the next number to try when it is wanted
+    /// again (so that a hostile stream restarting one id costs linear time, not quadratic).
+    used: HashMap<String, u64>,
     /// The completed messages, for the final response's `output`.
     output: Vec<Message>,
     /// Event types already reported as not carried.
@@ -129,16 +130,24 @@ impl AgUiDecoder {
     /// `fallback` numbered (`…-2`, `…-3`): AG-UI lets a tool call name a parent message that a
     /// text message later takes, where the Agent API has two messages.
     fn message_id(&mut self, wanted: Option<&str>, fallback: &str) -> String {
-        let free = |id: &str| !id.is_empty() && !self.used.contains(id);
-        let id = match wanted.filter(|w| free(w)) {
+        let free = |used: &HashMap<String, u64>, id: &str| !id.is_empty() && !used.contains_key(id);
+        let id = match wanted.filter(|w| free(&self.used, w)) {
             Some(w) => w.to_owned(),
-            None if free(fallback) => fallback.to_owned(),
-            None => (2..)
-                .map(|n| format!("{fallback}-{n}"))
-                .find(|id| free(id))
-                .unwrap_or_default(),
+            None if free(&self.used, fallback) => fallback.to_owned(),
+            None => {
+                let mut n = self.used.get(fallback).copied().unwrap_or(2).max(2);
+                let id = loop {
+                    let id = format!("{fallback}-{n}");
+                    n += 1;
+                    if free(&self.used, &id) {
+                        break id;
+                    }
+                };
+                self.used.insert(fallback.to_owned(), n);
+                id
+            }
         };
-        self.used.insert(id.clone());
+        self.used.entry(id.clone()).or_insert(2);
         id
     }
 
@@ -356,7 +365,7 @@ impl AgUiDecoder {
             }
         };
         let msg_id = content.msg_id.clone().unwrap_or_default();
-        if !self.used.contains(&msg_id) {
+        if !self.used.contains_key(&msg_id) {
             let open = Open {
                 id: self.message_id(Some(&msg_id), &msg_id),
                 message_type: MessageType::Message,
@@ -506,6 +515,36 @@ mod tests {
         assert_eq!(ids, ["m1", "m1-2"], "{text}");
         assert_eq!(output[0]["content"][0]["data"]["arguments"], "{}");
         assert_eq!(output[1]["content"][0]["text"], "Hi");
+    }
+
+    /// A hostile stream restarting one message id many times: every Agent API message keeps an
+    /// id of its own, found in linear time (each restart does not rescan the numbers taken).
+    #[test]
+    fn an_id_restarted_many_times_gets_numbered_ids_in_linear_time() {
+        let mut events = vec![json!({"type":"RUN_STARTED","threadId":"t","runId":"r"})];
+        let restarts = 5_000;
+        for _ in 0..restarts {
+            events.push(json!({"type":"TEXT_MESSAGE_START","messageId":"m"}));
+            events.push(json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}));
+            events.push(json!({"type":"TEXT_MESSAGE_END","messageId":"m"}));
+        }
+        events.push(json!({"type":"RUN_FINISHED","threadId":"t","runId":"r"}));
+        let mut d = super::AgUiDecoder::new();
+        let (mut out, mut warnings) = (Vec::new(), Vec::new());
+        for e in &events {
+            d.decode(&e.to_string(), &mut out, &mut warnings);
+        }
+        let ids: std::collections::HashSet<_> = out
+            .iter()
+            .filter_map(|e| match e {
+                crate::protocol::Event::Message(m) => Some(m.id.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids.len(), restarts);
+        assert!(ids.contains("m") && ids.contains("m-2") && ids.contains(&format!("m-{restarts}")));
+        // The numbers taken are remembered: the next one is found at once.
+        assert_eq!(d.used.get("m"), Some(&(restarts as u64 + 1)));
     }
 
     #[test]
