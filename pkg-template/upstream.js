@@ -168,9 +168,11 @@ function watched(body, { arm, disarm, a2a }) {
       }
       if (sniff !== null) {
         try {
-          sniff.push(step.value);
-          const id = /** @type {{ id?: unknown }} */ (sniff.snapshot())?.id;
-          if (typeof id === "string" && id !== "") a2a.taskId = id;
+          // The task id comes with a `response` update: no snapshot per chunk (a stream of
+          // 1-byte chunks made that quadratic in the bytes sniffed).
+          for (const u of sniff.push(step.value)) {
+            if (u.type === "response" && typeof u.id === "string" && u.id !== "") a2a.taskId = u.id;
+          }
         } catch {
           // Not readable: the pipe reports it.
         }
