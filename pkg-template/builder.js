@@ -8,6 +8,9 @@ import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
 import { pipeRun, withPipedUsage } from "./builder-pipe.js";
 
+/** The most interrupts one pause may carry (the core's limit). */
+const MAX_INTERRUPTS = 64;
+
 export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -79,6 +82,22 @@ export class ResponseBuilder {
   canceled() {
     const run = this.#run;
     return emit(run, use(run, (core) => core.canceled()));
+  }
+
+  interrupt(interrupts) {
+    const run = this.#run;
+    live(run);
+    let text;
+    if (Array.isArray(interrupts)) {
+      // The core refuses more than 64; reading more first would only cost time.
+      if (interrupts.length > MAX_INTERRUPTS) {
+        throw agentwireError("INVALID_OPTION", `interrupt() takes at most ${MAX_INTERRUPTS} interrupts`);
+      }
+      text = `[${interrupts.map((i) => optionsText(i ?? 0, "interrupt()") ?? "null").join(",")}]`;
+    } else {
+      text = optionsText(interrupts, "interrupt()");
+    }
+    return emit(run, use(run, (core) => core.interrupt(text)));
   }
 
   message(options) {

@@ -48,6 +48,7 @@ export type {
   FailedError,
   Format,
   FromTextOptions,
+  Interrupt,
   MessageOptions,
   MessageType,
   PipeOptions,
