@@ -48,8 +48,8 @@ export async function latestTurn(own, taskId, principal, protocol) {
 
 /**
  * How turn `run` ended, read from its log (`runs.wholeLog`): `{status, output}`, the Agent API
- * status (`incomplete` for a pause) and the messages it answered; `null` when the log is no
- * longer whole.
+ * status (`incomplete` for a pause) and the messages it answered (not the pause's status
+ * message); `null` when the log is no longer whole.
  */
 export async function turnOutcome(runs, run) {
   const log = await runs.wholeLog(run.key);
@@ -57,8 +57,10 @@ export async function turnOutcome(runs, run) {
   const asm = new StreamAssembler({ protocol: "a2a" });
   try {
     asm.push(log);
-    const { status, output } = asm.snapshot();
-    return { status, output: output ?? [] };
+    const { status, output, interrupts } = asm.snapshot();
+    // The pause's status message (id'd by its first interrupt) repeats what the agent asked.
+    const asked = new Set((Array.isArray(interrupts) ? interrupts : []).map((i) => i?.id));
+    return { status, output: (output ?? []).filter((m) => !asked.has(m.id)) };
   } finally {
     asm.free();
   }
