@@ -187,7 +187,7 @@ export class MemoryRunStore {
    * first: `{runs, total}`, at most `limit` runs started before `before` (a run's `seq`, as each
    * listed run has it; none: from the newest), `total` all that match.
    */
-  async list({ principal, protocol, match = () => true, before = Infinity, limit = 50 }) {
+  async list({ principal, protocol, match = (_run) => true, before = Infinity, limit = 50 }) {
     const now = this.#o.now();
     this.#sweep(now);
     const mine = [...(this.#byPrincipal.get(principal)?.values() ?? [])].reverse();
