@@ -9,6 +9,8 @@ import { latestTurn, turnOutcome } from "./app-tasks.js";
 
 /** The page size when the request gives none, and the largest it may ask for. */
 export const PAGE_SIZE = { default: 50, max: 100 };
+/** With a status filter, the most tasks one call reads (each task's state is read from its log). */
+export const MAX_STATUS_SCAN = 500;
 
 /** A2A's task states (1.0 names) by the Agent API status of a turn's outcome. */
 const STATE_OF = {
@@ -52,9 +54,10 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   const principal = server.owner(context.principal);
   // A task is its first turn's run; later turns are found from it.
   const first = (run) => !(run.meta?.turn > 1) && (contextId == null || run.meta?.builder?.sessionId === contextId);
-  // A status filter needs each task's state: the tasks are read whole, then paged.
+  // A status filter needs each task's state: up to MAX_STATUS_SCAN tasks are read, then paged
+  // (`totalSize` then counts the matches among them).
   const { runs, total } = await store.list({
-    principal, protocol, match: first, before, limit: status == null ? pageSize + 1 : Infinity,
+    principal, protocol, match: first, before, limit: status == null ? pageSize + 1 : MAX_STATUS_SCAN,
   });
   const page = [];
   let matched = status == null ? total : 0;
