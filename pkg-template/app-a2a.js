@@ -5,7 +5,7 @@ import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
 import { MAX_ID_LENGTH, checkEchoed, isRunId, randomId } from "./app-protocols.js";
-import { MAX_TURNS, followingTurn, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
+import { MAX_TURNS, followingTurn, keptHistory, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
 import { listTasks } from "./app-task-list.js";
 
 /** The push-notification methods (not supported). */
@@ -136,7 +136,7 @@ async function startTurn(server, request, context, rpc, protocol, run, n, agentR
   try {
     const key = await server.start(request, {
       id: turnId(taskId, n), protocol, session: contextId, agentRequest, canceled,
-      meta: { rpcId: rpc.id ?? null, turn: n, input: agentRequest.input },
+      meta: { rpcId: rpc.id ?? null, turn: n, input: keptHistory(agentRequest.input) },
       builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
     }, context);
     return { key };
@@ -165,7 +165,7 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
   let key;
   try {
     key = await server.start(request, {
-      id: taskId, protocol, session: contextId, agentRequest, meta: { rpcId: rpc.id ?? null, input: agentRequest.input },
+      id: taskId, protocol, session: contextId, agentRequest, meta: { rpcId: rpc.id ?? null, input: keptHistory(agentRequest.input ?? []) },
       builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
     }, context);
   } catch (e) {

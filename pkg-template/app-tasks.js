@@ -7,8 +7,11 @@ import { StreamAssembler } from "./assembler.js";
 
 /** The most turns a task takes (a message past it is refused). */
 export const MAX_TURNS = 100;
-/** The most JSON text of conversation a turn hands its agent; the oldest messages go first. */
-export const MAX_HISTORY_BYTES = 256 * 1024;
+/**
+ * The most JSON text of conversation a task keeps for its next turn (the oldest messages go
+ * first); it is kept with the turn's run, within what every store keeps in one value.
+ */
+export const MAX_HISTORY_BYTES = 64 * 1024;
 /** How long a subscription to a paused task waits for its next turn before it ends. */
 export const FOLLOW_MS = 60_000;
 /** How often such a subscription looks for the next turn (ms). */
@@ -67,21 +70,25 @@ export async function turnOutcome(runs, run) {
 }
 
 /**
- * The input of the next turn: the previous turn's input (`run.meta.input`), its `output`, then
- * `input`, the new messages; the oldest messages are left out past MAX_HISTORY_BYTES (the new
- * ones are always kept).
+ * The input of the next turn: the previous turn's input (`run.meta.input`) and its `output`,
+ * the newest of them within MAX_HISTORY_BYTES, then `input`, the new messages (always whole).
  */
 export function nextInput(run, output, input) {
   const earlier = [...(Array.isArray(run.meta?.input) ? run.meta.input : []), ...output];
-  let bytes = JSON.stringify(input).length;
-  let keep = earlier.length;
+  return [...keptHistory(earlier), ...input];
+}
+
+/** The newest of `messages` within MAX_HISTORY_BYTES of JSON text, in order (what a turn keeps). */
+export function keptHistory(messages) {
+  let bytes = 0;
+  let keep = messages.length;
   while (keep > 0) {
-    const size = JSON.stringify(earlier[keep - 1]).length + 1;
+    const size = JSON.stringify(messages[keep - 1]).length + 1;
     if (bytes + size > MAX_HISTORY_BYTES) break;
     bytes += size;
     keep--;
   }
-  return [...earlier.slice(keep), ...input];
+  return messages.slice(keep);
 }
 
 /**

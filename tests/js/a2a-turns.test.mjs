@@ -203,3 +203,23 @@ test("ListTasks: the caller's tasks newest first, by context, paged with nextPag
     server.close();
   }
 });
+
+test("a task keeps at most 64 KiB of conversation for its next turns: the oldest messages go first, the new one always arrives", async () => {
+  const seen = [];
+  const { server, base } = await listen(cityApp(seen));
+  try {
+    const big = (c) => c.repeat(40 * 1024);
+    const first = await (await post(`${base}/a2a`, rpc("SendMessage", { message: message(big("a")) }), V1)).json();
+    const { id } = first.result.task;
+    await post(`${base}/a2a`, rpc("SendMessage", { message: message(big("b"), { taskId: id }) }), V1);
+    const last = await (await post(`${base}/a2a`, rpc("SendMessage", { message: message(`city: ${big("c")}`, { taskId: id }) }), V1)).json();
+    assert.equal(last.result.task.status.state, "TASK_STATE_COMPLETED");
+    const turn3 = seen[2];
+    assert.equal(turn3.at(-1), `user:city: ${big("c")}`, "the new message arrives whole");
+    assert.ok(!turn3.some((m) => m.includes("aaaa")), "the oldest message was left out");
+    assert.ok(turn3.includes(`user:${big("b")}`), "the newer one is kept");
+    assert.equal(JSON.stringify(turn3.slice(0, -1)).length < 64 * 1024 + 1024, true);
+  } finally {
+    server.close();
+  }
+});
