@@ -5,7 +5,8 @@ import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
 import { MAX_ID_LENGTH, checkEchoed, isRunId, randomId } from "./app-protocols.js";
-import { MAX_TURNS, followingTurn, keptHistory, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
+import { keptHistory, resumeOf } from "./app-history.js";
+import { MAX_TURNS, followingTurn, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
 import { listTasks } from "./app-task-list.js";
 
 /** The push-notification methods (not supported). */
@@ -132,6 +133,8 @@ async function startTurn(server, request, context, rpc, protocol, run, n, agentR
   const contextId = run.meta?.builder?.sessionId ?? null;
   agentRequest.id = taskId;
   agentRequest.session_id = contextId;
+  const resume = resumeOf(outcome.interrupts, agentRequest.input ?? []);
+  if (resume) agentRequest.resume = resume;
   agentRequest.input = nextInput(run, outcome.output, agentRequest.input ?? []);
   try {
     const key = await server.start(request, {

@@ -3,15 +3,10 @@
 // new run of the same task id (store id `<task>#<n>` from the second on), whose agent gets the
 // conversation so far: the earlier turns' input and output, then the new message. The task as a
 // client sees it (GetTask, CancelTask, SubscribeToTask, ListTasks) is its latest turn.
-import { StreamAssembler } from "./assembler.js";
+import { answerOf, keptHistory } from "./app-history.js";
 
 /** The most turns a task takes (a message past it is refused). */
 export const MAX_TURNS = 100;
-/**
- * The most JSON text of conversation a task keeps for its next turn (the oldest messages go
- * first); it is kept with the turn's run, within what every store keeps in one value.
- */
-export const MAX_HISTORY_BYTES = 64 * 1024;
 /** How long a subscription to a paused task waits for its next turn before it ends. */
 export const FOLLOW_MS = 60_000;
 /** How often such a subscription looks for the next turn (ms). */
@@ -50,23 +45,12 @@ export async function latestTurn(own, taskId, principal, protocol) {
 }
 
 /**
- * How turn `run` ended, read from its log (`runs.wholeLog`): `{status, output}`, the Agent API
- * status (`incomplete` for a pause) and the messages it answered (not the pause's status
- * message); `null` when the log is no longer whole.
+ * How turn `run` ended, read from its log (`runs.wholeLog`): `{status, output, interrupts}`
+ * (app-history.js `answerOf`); `null` when the log is no longer whole.
  */
 export async function turnOutcome(runs, run) {
   const log = await runs.wholeLog(run.key);
-  if (log === null) return null;
-  const asm = new StreamAssembler({ protocol: "a2a" });
-  try {
-    asm.push(log);
-    const { status, output, interrupts } = asm.snapshot();
-    // The pause's status message (id'd by its first interrupt) repeats what the agent asked.
-    const asked = new Set((Array.isArray(interrupts) ? interrupts : []).map((i) => i?.id));
-    return { status, output: (output ?? []).filter((m) => !asked.has(m.id)) };
-  } finally {
-    asm.free();
-  }
+  return log === null ? null : answerOf(log, run.protocol);
 }
 
 /**
@@ -76,19 +60,6 @@ export async function turnOutcome(runs, run) {
 export function nextInput(run, output, input) {
   const earlier = [...(Array.isArray(run.meta?.input) ? run.meta.input : []), ...output];
   return [...keptHistory(earlier), ...input];
-}
-
-/** The newest of `messages` within MAX_HISTORY_BYTES of JSON text, in order (what a turn keeps). */
-export function keptHistory(messages) {
-  let bytes = 0;
-  let keep = messages.length;
-  while (keep > 0) {
-    const size = JSON.stringify(messages[keep - 1]).length + 1;
-    if (bytes + size > MAX_HISTORY_BYTES) break;
-    bytes += size;
-    keep--;
-  }
-  return messages.slice(keep);
 }
 
 /**

@@ -12,7 +12,8 @@ import {
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
 import { RunCaps } from "./app-caps.js";
-import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
+import { FRONT_ENDS, isRunId, mapRequest, runOf } from "./app-protocols.js";
+import { answerOf, keptHistory, resumeOf } from "./app-history.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
@@ -353,12 +354,38 @@ export class AgentApp {
     const mapped = mapRequest(front, await this.#body(request));
     const { agentRequest } = mapped;
     const { id, session, builderOptions } = runOf(front, mapped, context.runId);
-    const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions }, context);
+    if (front.protocol === "openai-responses") await this.#chain(agentRequest, context);
+    // What the next turn may build on (Responses `store: false`: nothing).
+    const meta = agentRequest.store === false ? { store: false } : { input: keptHistory(agentRequest.input ?? []) };
+    const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions, meta }, context);
     if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1, undefined, request.signal), id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     // A client that leaves stops waiting, and so stops counting as the run's reader.
     await this.#runs.ended(key, request.signal);
     return json(await this.#responseOf(key));
+  }
+
+  /**
+   * Responses `previous_response_id`: the conversation so far (that response's kept input and
+   * its answer, the newest 64 KiB) goes before the request's input, and the answers to its
+   * interrupts into `resume`. 400 naming the field for a response the caller has not, one made
+   * with `store: false`, one still going or one no longer kept whole.
+   */
+  async #chain(agentRequest, context) {
+    const previous = agentRequest.previous_response_id;
+    if (previous == null) return;
+    const field = "previous_response_id";
+    if (typeof previous !== "string") throw new HttpError("INVALID_REQUEST", "previous_response_id must be a string.", field);
+    const run = isRunId(previous) ? await this.#own(previous, context.principal, "openai-responses") : null;
+    if (!run || run.meta?.store === false) throw new HttpError("INVALID_REQUEST", `Previous response with id '${previous.slice(0, 64)}' not found.`, field);
+    if (run.status === "running") throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is still in progress.`, field);
+    const log = await this.#runs.wholeLog(run.key);
+    if (log === null) throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is no longer kept whole.`, field);
+    const { status, output, interrupts } = answerOf(log, run.protocol);
+    const input = agentRequest.input ?? [];
+    const resume = resumeOf(interrupts, input, status === "incomplete");
+    if (resume) agentRequest.resume = resume;
+    agentRequest.input = [...keptHistory([...(run.meta?.input ?? []), ...output]), ...input];
   }
 
   /** The Responses `response` of run `key`; 410 when the log no longer holds all of it. */

@@ -7,6 +7,7 @@
 //! | `forwardedProps.user_id` (or `userId`)  | `user_id` (default `"default_user_id"`)                  |
 //! | `tools[]`                               | `{type: "function", function: {name, description, parameters}}` (absent parameters: an empty object schema) |
 //! | `state`, `forwardedProps`, `parentRunId`, `context` | extra keys `state`, `forwarded_props`, `parent_run_id`, `context` (`null` / `[]` when absent) |
+//! | `resume` (answers to the previous run's interrupts) | extra key `resume`, the entries as AG-UI writes them (`{interruptId, status, payload?, metadata?}`; absent when absent) |
 //! | `developer` / `system` message          | `message`, role `system`, one text part                  |
 //! | `user` message                          | `message`, role `user`: text → `text`, image → `image` (`image_url`: the URL or a `data:` URI), audio → `audio`, video → `video`, document → `file`; no parts → one empty text part |
 //! | `assistant` with `toolCalls`            | its text (if any) as a `message`, then a `function_call` message with one data part `{call_id, name, arguments}` per call (`arguments` `"{}"` when empty) |
@@ -147,7 +148,15 @@ pub fn agent_request_from_input(input: &RunAgentInput) -> Result<AgentRequest> {
         string(&mut out, &c.value);
         raw(&mut out, "}");
     }
-    raw(&mut out, "]}");
+    raw(&mut out, "]");
+    if let Some(entries) = &input.resume {
+        // The answers to the interrupts the previous run left, as AG-UI writes them.
+        raw(&mut out, ",\"resume\":");
+        let entries = serde_json::to_value(entries)
+            .map_err(|e| Error::new(ErrorCode::InvalidJson, e.to_string()))?;
+        value(&mut out, &entries);
+    }
+    raw(&mut out, "}");
     parse_request(std::str::from_utf8(&out).unwrap_or_default())
 }
 
@@ -354,4 +363,24 @@ fn part_json(out: &mut Vec<u8>, p: &ContentPart) {
         string(out, mime);
     }
     raw(out, "}}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agent_request;
+
+    #[test]
+    fn resume_entries_reach_the_agent_request_as_ag_ui_writes_them() {
+        let body = r#"{"threadId":"t","runId":"r2","messages":[],"resume":[{"interruptId":"i1","status":"resolved","payload":{"approved":true}},{"interruptId":"i2","status":"cancelled"}]}"#;
+        let request = agent_request(body).unwrap();
+        assert_eq!(
+            request.extra.get("resume"),
+            Some(&serde_json::json!([
+                {"interruptId":"i1","status":"resolved","payload":{"approved":true}},
+                {"interruptId":"i2","status":"cancelled"}
+            ]))
+        );
+        let without = agent_request(r#"{"threadId":"t","runId":"r1","messages":[]}"#).unwrap();
+        assert!(!without.extra.contains_key("resume"));
+    }
 }

@@ -1,0 +1,125 @@
+// Server-kept conversations and answers to a paused run, on AgentApp: Responses
+// `previous_response_id` (through the official `openai` client too) gives the agent the earlier
+// turns, `store: false` keeps nothing to build on, a response the caller has not is refused; the
+// answers to a paused run's interrupts reach the agent in `request.resume` whatever protocol the
+// client used (A2A, Responses, AG-UI).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { AgentApp } from "agentwire";
+import { listen, post } from "./http-helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const textOf = (m) => (m.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("");
+const seenOf = (request) => request.input.map((m) => `${m.role}:${textOf(m) || m.type}`);
+
+/** An agent that records each request and answers "answer <n>", pausing when asked to ("ask"). */
+function recorder(seen) {
+  return (request, rb) => {
+    seen.push(request);
+    const said = textOf(request.input.at(-1));
+    rb.message().content("text").delta(`answer ${seen.length}`);
+    if (said === "ask") rb.interrupt({ id: `ask-${seen.length}`, message: "Approve?", toolCallId: "call-1" });
+  };
+}
+
+test("Responses previous_response_id: the agent gets the earlier turns, in order, through the openai client too", async () => {
+  const seen = [];
+  const app = new AgentApp({ agent: recorder(seen) });
+  const { server, base } = await listen(app);
+  try {
+    const first = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "hello" })).json();
+    assert.equal(first.status, "completed");
+    const second = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "and then?", previous_response_id: first.id })).json();
+    assert.equal(second.status, "completed", JSON.stringify(second));
+    assert.deepEqual(seenOf(seen[1]), ["user:hello", "assistant:answer 1", "user:and then?"]);
+
+    const { default: OpenAI } = await import(require.resolve("openai"));
+    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/compatible-mode/v1` });
+    const third = await client.responses.create({ model: "m", input: "last", previous_response_id: second.id });
+    assert.equal(third.output_text, "answer 3");
+    assert.deepEqual(seenOf(seen[2]), ["user:hello", "assistant:answer 1", "user:and then?", "assistant:answer 2", "user:last"]);
+  } finally {
+    server.close();
+  }
+});
+
+test("Responses: store false keeps nothing to build on; unknown, another caller's or running responses are refused (400 naming the field)", async () => {
+  const seen = [];
+  let release;
+  let goingId;
+  const app = new AgentApp({
+    agent: async (request, rb) => {
+      if (textOf(request.input.at(-1)) === "wait") {
+        goingId = request.id;
+        await new Promise((resolve) => { release = resolve; });
+      }
+      return recorder(seen)(request, rb);
+    },
+    authorize: (request) => request.headers.get("x-user") ?? false,
+  });
+  const { server, base } = await listen(app);
+  const url = `${base}/compatible-mode/v1/responses`;
+  const as = (user) => ({ "x-user": user });
+  try {
+    const unstored = await (await post(url, { model: "m", input: "secret", store: false }, as("ann"))).json();
+    const kept = await (await post(url, { model: "m", input: "hi" }, as("ann"))).json();
+    const refusals = [
+      [{ previous_response_id: unstored.id }, "ann"],
+      [{ previous_response_id: "resp_nope" }, "ann"],
+      [{ previous_response_id: kept.id }, "bob"],
+      [{ previous_response_id: 7 }, "ann"],
+      [{ previous_response_id: "x".repeat(5000) }, "ann"],
+    ];
+    for (const [body, user] of refusals) {
+      const answer = await post(url, { model: "m", input: "next", ...body }, as(user));
+      assert.equal(answer.status, 400, JSON.stringify(body).slice(0, 60));
+      const error = await answer.json();
+      assert.equal(error.error?.param ?? error.field ?? error.error?.field, "previous_response_id", JSON.stringify(error));
+    }
+    // A response still going (its agent waits): refused until it ended.
+    const going = post(url, { model: "m", input: "wait", stream: true }, as("ann"));
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
+    const early = await post(url, { model: "m", input: "next", previous_response_id: goingId }, as("ann"));
+    assert.equal(early.status, 400);
+    release();
+    await (await going).text();
+    assert.equal(seen.length, 3, "no refused request reached the agent");
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+test("a paused run's answer reaches the agent in request.resume: A2A follow-up, Responses function output, AG-UI resume", async () => {
+  const seen = [];
+  const app = new AgentApp({ agent: recorder(seen) });
+  const { server, base } = await listen(app);
+  const V1 = { "a2a-version": "1.0" };
+  try {
+    // A2A: the follow-up message's text answers the interrupt.
+    const paused = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "a1", role: "ROLE_USER", parts: [{ text: "ask" }] } } }, V1)).json();
+    assert.equal(paused.result.task.status.state, "TASK_STATE_INPUT_REQUIRED");
+    await post(`${base}/a2a`, { jsonrpc: "2.0", id: 2, method: "SendMessage", params: { message: { messageId: "a2", role: "ROLE_USER", parts: [{ text: "yes" }], taskId: paused.result.task.id } } }, V1);
+    assert.deepEqual(seen.at(-1).resume, [{ interruptId: "ask-1", status: "resolved", payload: "yes" }]);
+
+    // Responses: a function_call_output for the interrupt's tool call answers it.
+    const first = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "ask" })).json();
+    assert.equal(first.status, "incomplete", JSON.stringify(first));
+    await post(`${base}/compatible-mode/v1/responses`, {
+      model: "m", previous_response_id: first.id,
+      input: [{ type: "function_call_output", call_id: "call-1", output: "{\"approved\":true}" }],
+    });
+    // Responses carries no interrupt ids: the answer names the call it answers.
+    assert.deepEqual(seen.at(-1).resume, [{ interruptId: "call-1", status: "resolved", payload: "{\"approved\":true}" }]);
+    assert.ok(seenOf(seen.at(-1)).includes("assistant:answer 3"), "the paused response's answer comes first");
+
+    // AG-UI: the client's resume entries, as sent.
+    const resume = [{ interruptId: "ask-9", status: "resolved", payload: { approved: false } }];
+    const agui = await post(`${base}/ag-ui`, { threadId: "t", runId: "r-next", messages: [{ id: "u1", role: "user", content: "go" }], tools: [], context: [], state: {}, forwardedProps: {}, resume });
+    await agui.text();
+    assert.deepEqual(seen.at(-1).resume, resume);
+  } finally {
+    server.close();
+  }
+});
