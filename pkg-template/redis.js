@@ -1,15 +1,18 @@
 // RedisRunStore: durable runs kept in Redis, shared by every instance of an app. A run's log is
-// a list, its state a hash; the instance running a run holds a lease on it, renewed while it
-// runs; readers anywhere follow the log through pub/sub wake-ups (and a poll, in case one is
-// missed), and a reader that finds the lease lapsed declares the run lost, atomically, so the
-// instance that lost it can append nothing more. Every step that reads and writes is one Lua
-// script (store-redis-scripts.js): atomic on one Redis server.
+// a list of segments (one per append), its state a hash; the instance running a run holds a
+// lease on it, renewed while it runs; readers anywhere follow the log through pub/sub wake-ups
+// (and a poll, in case one is missed), and a reader that finds the lease lapsed declares the
+// run lost, atomically, so the instance that lost it can append nothing more. Every step that
+// reads and writes is one Lua script (store-redis-scripts.js; the log's: store-redis-log.js):
+// atomic on one Redis server.
 //
 // Outages: every command has a deadline (`commandTimeoutMs`), every connection an error
 // listener; a Redis down, full or too slow makes calls reject with STORE_UNAVAILABLE, never
 // hang or end the process, and the store works again once Redis is back.
 import { agentwireError } from "./values.js";
 import { SCRIPTS } from "./store-redis-scripts.js";
+import { AppendPipe, LOG_SCRIPTS, appendArgs, segmentOf } from "./store-redis-log.js";
+import { LOG_WRITER } from "./store-events.js";
 import {
   duration, notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, storeUnavailable, tooManyRuns,
 } from "./store-options.js";
@@ -17,6 +20,7 @@ import {
 /** How often a reader of a running run tells Redis it still reads (ms): not on every batch. */
 const TOUCH_MS = 100;
 const NAME = "RedisRunStore";
+const ALL_SCRIPTS = { ...SCRIPTS, ...LOG_SCRIPTS };
 
 /** RedisRunStore's own options (the common ones are in store-options.js). */
 const OPTIONS = {
@@ -94,13 +98,21 @@ export class RedisRunStore {
 
   /** Appends events to a run this instance runs; `RUN_LOST` when it is not running (ended, lost, unknown). */
   async append(id, events) {
-    if (events.length === 0) return;
+    if (events.length > 0) await this.#append(id, [segmentOf(events)]);
+  }
+
+  /** RunLog's way in: run `id`'s segments appended without waiting for each answer (store-redis-log.js). */
+  [LOG_WRITER](id, limits) {
+    return new AppendPipe((segments) => this.#append(id, segments), limits);
+  }
+
+  /** Appends segments that follow one another as one: its bytes by a plain RPUSH, committed by the script right behind it. */
+  async #append(id, segments) {
     const o = this.#o;
-    const decoder = new TextDecoder();
-    const answer = await this.#script("APPEND", [
-      id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, this.#keepMs(), events[0].id,
-      ...events.map((e) => decoder.decode(e.bytes)),
-    ]);
+    const { header, count, size, bytes } = appendArgs(segments);
+    const pushed = this.#command(["RPUSH", `${o.prefix}log:${id}`, header, bytes]).then(() => null, (e) => e);
+    const answer = await this.#script("APPEND_SEGMENT", [id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, this.#keepMs(), header, count, size]);
+    if (answer === "gap") throw (await pushed) ?? storeUnavailable(NAME, `append to ${id}: the events before it were not logged`);
     if (answer !== "held") {
       // Declared lost (the lease lapsed), or its keys are gone: this instance no longer holds it.
       this.#local.delete(id);
@@ -120,17 +132,8 @@ export class RedisRunStore {
     if (h?.lapsed === "1" && (await this.#markLost(id)) !== "running") h = await this.#fields(id);
     if (!h) return null;
     return {
-      id,
-      protocol: h.protocol,
-      session: h.session ?? null,
-      principal: h.principal ?? null,
-      meta: JSON.parse(h.meta ?? "{}"),
-      status: h.status,
-      first: Number(h.first),
-      next: Number(h.next),
-      readers: 0,
-      lastRead: Number(h.lastRead),
-      gone: h.gone === "1",
+      id, protocol: h.protocol, session: h.session ?? null, principal: h.principal ?? null, meta: JSON.parse(h.meta ?? "{}"),
+      status: h.status, first: Number(h.first), next: Number(h.next), readers: 0, lastRead: Number(h.lastRead), gone: h.gone === "1",
     };
   }
 
@@ -163,7 +166,7 @@ export class RedisRunStore {
         if (signal?.aborted) return;
         if (batch.events.length) {
           // READ answers GONE when the log no longer starts at or before cursor + 1.
-          cursor += batch.events.length;
+          cursor = batch.next - 1;
           yield new TextEncoder().encode(batch.events.join(""));
           // An ended run's batch runs to its last event: the reader is done (whatever is
           // forgotten meanwhile), but for RUN_LOST.
@@ -184,7 +187,7 @@ export class RedisRunStore {
 
   /** The events kept now, as one chunk. */
   async log(id) {
-    const events = await this.#script("LOG", [id, this.#o.now(), this.#o.retentionMs]);
+    const events = await this.#script("LOG_SEGMENTS", [id, this.#o.now(), this.#o.retentionMs]);
     return new TextEncoder().encode((events ?? []).join(""));
   }
 
@@ -307,11 +310,11 @@ export class RedisRunStore {
    * NOT_FOUND (RUN_GONE too when `reading`: the run was known when its reader began).
    */
   async #range(id, after, reading = false, touch = true) {
-    let out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
+    let out = await this.#script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
     if (out[0] === "lapsed") {
       // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
       const status = await this.#markLost(id);
-      if (status !== null && status !== "running") out = await this.#script("READ", [id, after, this.#o.now(), this.#o.retentionMs]);
+      if (status !== null && status !== "running") out = await this.#script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
       else out[0] = "running";
     }
     if (out[0] === "NOT_FOUND") throw reading ? runGone(id) : notFound(id);
@@ -438,7 +441,7 @@ export class RedisRunStore {
 
   /** Runs a script by its SHA, loading it first (again after the server forgot it, e.g. restarted). */
   async #script(name, args) {
-    const argv = [this.#o.prefix, ...args.map(String)];
+    const argv = [this.#o.prefix, ...args.map((a) => (a instanceof Uint8Array ? a : String(a)))];
     let sha = this.#shas.get(name);
     for (let attempt = 0; ; attempt++) {
       if (!sha) {
@@ -456,7 +459,7 @@ export class RedisRunStore {
 
   /** Loads a script; a server before Redis 7 (no `#!lua` flags) gets it without its flags line. */
   async #load(name) {
-    const source = SCRIPTS[name];
+    const source = ALL_SCRIPTS[name];
     try {
       return await this.#command(["SCRIPT", "LOAD", source]);
     } catch (e) {

@@ -3,7 +3,7 @@
 // the connection that started it. `MemoryRunStore` keeps runs in this process; the RunStore
 // interface (documented in runs.d.ts) is what other stores implement.
 import { AgentwireError, concatBytes } from "./values.js";
-import { eventEnds, eventsOf, framedEnds, idAt } from "./store-events.js";
+import { LOG_WRITER, eventEnds, eventsOf, framedEnds, idAt } from "./store-events.js";
 import { chunkFrames } from "./builder.js";
 import { EventLog } from "./store-log.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
@@ -370,11 +370,11 @@ const LOG_QUEUE_BYTES = 4 * 1024 * 1024;
 const LOG_BATCH_BYTES = 1024 * 1024;
 
 /**
- * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append at
- * a time: what arrives while an append is in flight goes in the next (a chunk's events as one
- * segment), so a remote store costs a round trip per batch, not per chunk. `add` waits only when
- * LOG_QUEUE events are waiting (the producer then waits for the store); `flush` waits for
- * everything and returns the store's failure (e.g. `RUN_LOST`), if any, after which nothing more is appended.
+ * Logs the chunks of a run's stream (whole events with ids) in `store`, in order, one append at a
+ * time (or through the store's own writer, LOG_WRITER): what arrives while an append is in flight
+ * goes in the next (a chunk's events as one segment), so a remote store costs a round trip per
+ * batch, not per chunk. `add` waits only when LOG_QUEUE events are waiting (the producer then waits
+ * for the store); `flush` waits for everything and returns the store's failure (e.g. `RUN_LOST`).
  */
 export class RunLog {
   #store;
@@ -387,13 +387,19 @@ export class RunLog {
   #carry = new Uint8Array(0);
   /** A store that takes `{id, bytes}` events: any but a MemoryRunStore with its own `append`. */
   #remote;
-  /** The first append that failed, or `null`. */
-  failure = null;
+  #writer; // the store's own (LOG_WRITER), which then does the queueing
+  #failure = null;
 
   constructor(store, id) {
     this.#store = store;
     this.#id = id;
     this.#remote = store.append !== MemoryRunStore.prototype.append || typeof store[APPEND_SEGMENTS] !== "function";
+    this.#writer = store[LOG_WRITER]?.(id, { maxEvents: LOG_QUEUE, maxBytes: LOG_QUEUE_BYTES, batchBytes: LOG_BATCH_BYTES }) ?? null;
+  }
+
+  /** The first append that failed, or `null`. */
+  get failure() {
+    return this.#writer?.failure ?? this.#failure;
   }
 
   /** Queues the events of `chunk` and starts an append unless one is in flight. */
@@ -410,6 +416,7 @@ export class RunLog {
     // A copy when the events are a small part of a larger buffer, which a kept segment would hold.
     let bytes = size === data.length ? data : data.subarray(0, size);
     if (bytes.buffer.byteLength > 2 * size + 64) bytes = bytes.slice();
+    if (this.#writer) return this.#writer.push({ first: idAt(bytes, 0), bytes, ends });
     this.#queued.push({ first: idAt(bytes, 0), bytes, ends });
     this.#queuedEvents += ends.length;
     this.#queuedBytes += size;
@@ -419,6 +426,7 @@ export class RunLog {
 
   /** Waits until every queued event is appended (or an append failed): the failure, or `null`. */
   async flush() {
+    if (this.#writer) return this.#writer.flush();
     while (this.#draining) await this.#pending;
     if (this.#queued.length > 0 && this.failure === null) await this.#drain();
     return this.failure;
@@ -450,7 +458,7 @@ export class RunLog {
         else await this.#store[APPEND_SEGMENTS](this.#id, batch);
       }
     } catch (e) {
-      this.failure = e;
+      this.#failure = e;
     } finally {
       this.#draining = false;
     }

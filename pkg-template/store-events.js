@@ -2,6 +2,13 @@
 // builder writes them, found by their blank lines or by the builder's frames. What the stores
 // and RunLog share; reading only (every byte is the core's).
 
+/**
+ * A store's writer of one run's log, for RunLog: `store[LOG_WRITER](id, {maxEvents, maxBytes,
+ * batchBytes})` makes an object with `push(segment)` (a promise when the producer should wait),
+ * `flush()` (the first failure, or `null`) and `failure`. A store without it gets `append`s.
+ */
+export const LOG_WRITER = Symbol("agentwire.logWriter");
+
 /** The events (`{id, bytes}`, views) of segments. */
 export function eventsOf(segments) {
   return segments.flatMap(({ first, bytes, ends }) =>
