@@ -10,7 +10,7 @@ import { idAt } from "./store-events.js";
 import { STORE_DEFAULTS } from "./store-options.js";
 import { ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
-import { IN_WORKERD, POLL_MS, RunLog } from "./runs.js";
+import { IN_WORKERD, POLL_MS, RunLog, sharedRead } from "./runs.js";
 import { RunCaps } from "./app-caps.js";
 import { DEFAULT_LIMITS } from "./app-options.js";
 
@@ -282,13 +282,15 @@ export class RunManager {
    * failure when the instance running it went away; `rebind` (bytes → bytes) applies to each
    * chunk; `signal` (the request's) aborts when the reader's client went away, for runtimes
    * that never cancel the answer's stream then (workerd). Its disconnect stops the run only
-   * with `cancelOnDisconnect`.
+   * with `cancelOnDisconnect`. `shared`: the reader neither keeps nor changes the chunks; a
+   * chunk may then be an array of chunks, views of a MemoryRunStore's log (no copies).
    */
-  async reader(id, after, rebind = undefined, signal = undefined) {
+  async reader(id, after, rebind = undefined, signal = undefined, shared = false) {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
     signal?.addEventListener("abort", () => gone.abort(), { once: true });
-    let iterable = await this.#store.read(id, after, gone.signal);
+    const read = (shared && sharedRead(this.#store)) || ((...a) => this.#store.read(...a));
+    let iterable = await read(id, after, gone.signal);
     // A reader of a run going here paces its log (see Pace); one of another instance cannot.
     const pace = this.#live.get(id)?.pace;
     if (pace) iterable = pace.follow(iterable, after);
@@ -470,7 +472,8 @@ class Pace {
     try {
       for await (const chunk of iterable) {
         yield chunk; // taken: what the store keeps before it no longer matters to this reader
-        if (chunk.byteLength > 0) reader.cursor = lastIdOf(chunk);
+        const last = Array.isArray(chunk) ? chunk[chunk.length - 1] : chunk; // a shared read's
+        if (last.byteLength > 0) reader.cursor = lastIdOf(last);
         reader.heldSince = 0;
         if (!IN_WORKERD) this.#wake?.();
       }
