@@ -8,7 +8,7 @@ import { call } from "./instance.js";
 import { concatBytes } from "./values.js";
 import { idAt } from "./store-events.js";
 import { STORE_DEFAULTS } from "./store-options.js";
-import { ResponseBuilder } from "./builder.js";
+import { QUEUED, ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
 import { IN_WORKERD, POLL_MS, RunLog, sharedRead } from "./runs.js";
 import { RunCaps } from "./app-caps.js";
@@ -84,7 +84,7 @@ export class RunManager {
         return;
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
-    }, { ...builderOptions, eventIds: true, onError: report });
+    }, { ...builderOptions, eventIds: true, onError: report }, QUEUED);
     const pace = new Pace(this.#store.limits, this.#o.abandonAfterMs, () => rb);
     const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace };
     live.done = this.#log(id, stream, stopper, report, pace).finally(() => {

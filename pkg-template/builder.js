@@ -7,6 +7,7 @@ import { agentwireError, concatBytes, errorInfoText, messageOf, objectText, opti
 import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
 import { pipeRun, withPipedUsage } from "./builder-pipe.js";
+import { ChunkQueue } from "./builder-queue.js";
 
 export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
@@ -19,6 +20,12 @@ const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
  * searching every byte for blank lines.
  */
 export const chunkFrames = new WeakMap();
+
+/**
+ * `ResponseBuilder.stream(produce, options, QUEUED)`: a ChunkQueue (builder-queue.js) instead of
+ * a ReadableStream, for agentwire's own reader (the run manager).
+ */
+export const QUEUED = Symbol("agentwire.queued");
 
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
@@ -189,7 +196,7 @@ export class ResponseBuilder {
     }, { highWaterMark, size: byteLength });
   }
 
-  static stream(produce, options) {
+  static stream(produce, options, queued = undefined) {
     if (typeof produce !== "function") {
       throw agentwireError("INVALID_OPTION", "stream expects a function (rb, { signal }) => void | Promise<void>");
     }
@@ -279,7 +286,7 @@ export class ResponseBuilder {
       }
       end();
     };
-    return new ReadableStream({
+    const source = {
       start(c) {
         controller = c;
         run.sink = (bytes) => {
@@ -307,7 +314,10 @@ export class ResponseBuilder {
         settle(error);
         abort.abort(reason === undefined ? error : reason);
       },
-    }, { highWaterMark, size: byteLength });
+    };
+    // Inside agentwire (QUEUED): the same source on a ChunkQueue, for a reader of its own.
+    if (queued === QUEUED) return new ChunkQueue(source, { highWaterMark });
+    return new ReadableStream(source, { highWaterMark, size: byteLength });
   }
 }
 
