@@ -27,11 +27,11 @@ export const RunStoreError = AgentwireError;
 /** MemoryRunStore's append of segments, RunLog's way in (not of the RunStore interface). */
 const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
 /**
- * MemoryRunStore's `read` given this as its fourth argument: its chunks are arrays of views of
- * the log (one a segment), not copies, for a reader that neither keeps nor changes them (the
- * Node adapter writing them to a socket). Not of the RunStore interface: see `sharedRead`.
+ * MemoryRunStore's `read` given this as its fourth argument (not of the RunStore interface):
+ * its chunks are arrays of views of the log (one a segment), not copies, for a reader that
+ * neither keeps nor changes them (the Node adapter writing them to a socket).
  */
-const READ_SHARED = Symbol("agentwire.readShared");
+export const READ_SHARED = Symbol("agentwire.readShared");
 
 /**
  * A run's log in memory: segments of consecutive events (one per append: their bytes in one
@@ -74,17 +74,13 @@ class EventLog {
     }
   }
 
-  /** The bytes of the events kept from id `from` on (empty when none), as one new array. */
-  from(from) {
-    const parts = this.views(from);
-    // A copy: what readers get is theirs.
-    return parts.length === 1 ? parts[0].slice() : concatBytes(parts);
-  }
-
-  /** The bytes of the events kept from id `from` on: views of the log's segments, one a segment. */
-  views(from) {
+  /**
+   * The bytes of the events kept from id `from` on, as one new array (empty when none): what
+   * readers get is theirs. `shared`: views of the segments instead (an array, one a segment).
+   */
+  from(from, shared = false) {
     from = Math.max(from, this.first);
-    if (from >= this.next) return [];
+    if (from >= this.next) return shared ? [] : new Uint8Array(0);
     // The segment holding `from`: the last whose first id is at most `from`.
     let lo = this.#head;
     let hi = this.#segments.length - 1;
@@ -99,7 +95,7 @@ class EventLog {
       const k = i === lo ? from - first : 0;
       parts.push(k === 0 ? bytes : bytes.subarray(ends[k - 1]));
     }
-    return parts;
+    return shared ? parts : parts.length === 1 ? parts[0].slice() : concatBytes(parts);
   }
 }
 
@@ -257,12 +253,12 @@ export class MemoryRunStore {
    * holds the event after `after`, `NOT_FOUND` for an unknown run. Stops early when `signal`
    * aborts.
    */
-  async read(id, after = -1, signal = undefined, shared = false) {
+  async read(id, after = -1, signal = undefined, token = undefined) {
     const run = this.#current(id, this.#o.now());
     if (!run) throw notFound(id);
     if (run.log === null) throw runGone(id);
     if (after + 1 < run.log.first) throw runGone(id, run.log.first, after + 1);
-    return this.#follow(run, after, signal, shared === READ_SHARED);
+    return this.#follow(run, after, signal, token === READ_SHARED);
   }
 
   async *#follow(run, after, signal, shared) {
@@ -279,10 +275,10 @@ export class MemoryRunStore {
           // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
           throw runGone(run.id, log.first, cursor + 1);
         } else if (cursor + 1 < log.next) {
-          const from = cursor + 1;
+          const chunk = log.from(cursor + 1, shared);
           cursor = log.next - 1;
           run.lastRead = this.#o.now();
-          yield shared ? log.views(from) : log.from(from);
+          yield chunk;
           continue;
         }
         if (run.status === "lost") throw runLost(run.id, (log ?? run.gone).next);
@@ -399,15 +395,6 @@ export class MemoryRunStore {
     this.#dropped.delete(run.id);
     this.#wake(run);
   }
-}
-
-/**
- * `store`'s read whose chunks are arrays of views of its log (MemoryRunStore's own, not
- * overridden; see READ_SHARED), or `null`: `(id, after, signal)` as `read`.
- */
-export function sharedRead(store) {
-  if (store.read !== MemoryRunStore.prototype.read) return null;
-  return (id, after, signal) => store.read(id, after, signal, READ_SHARED);
 }
 
 /** The first value of a map (its oldest entry), or undefined. */
