@@ -8,6 +8,7 @@ import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
 import { pipeRun, withPipedUsage } from "./builder-pipe.js";
 import { ChunkQueue } from "./builder-queue.js";
+import { memoryOf } from "./assembler.js";
 
 export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
@@ -26,6 +27,9 @@ export const chunkFrames = new WeakMap();
  * a ReadableStream, for agentwire's own reader (the run manager).
  */
 export const QUEUED = Symbol("agentwire.queued");
+
+/** The size of the buffers a stream copies text deltas into (a larger frame gets its own). */
+const POOL_BYTES = 16 * 1024;
 
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
@@ -228,10 +232,14 @@ export class ResponseBuilder {
     let pendingBytes = 0;
     let flushing = false;
     let closed = false;
+    // Text deltas are copied out of wasm memory one after the other into `pool` (run.take): a
+    // burst of them is one view of it, no join.
+    let pool = new Uint8Array(0);
+    let poolAt = 0;
     const flush = () => {
       flushing = false;
       if (pending.length === 0 || canceled || closed) return;
-      const chunk = pending.length === 1 ? pending[0] : concatBytes(pending);
+      const chunk = pending.length === 1 ? pending[0] : joined(pending);
       if (framed && pending.length > 1) {
         const ends = new Uint32Array(pending.length);
         let at = 0;
@@ -289,6 +297,14 @@ export class ResponseBuilder {
     const source = {
       start(c) {
         controller = c;
+        run.take = (ptr, length) => {
+          if (poolAt + length > pool.length) {
+            pool = new Uint8Array(Math.max(POOL_BYTES, length));
+            poolAt = 0;
+          }
+          pool.set(memoryOf(run.inst).subarray(ptr, ptr + length), poolAt);
+          return pool.subarray(poolAt, (poolAt += length));
+        };
         run.sink = (bytes) => {
           pending.push(bytes);
           pendingBytes += bytes.byteLength;
@@ -338,6 +354,17 @@ function stackless(code, message) {
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** `parts` as one array: a view when they lie one after the other in one buffer, else a copy. */
+function joined(parts) {
+  const { buffer, byteOffset } = parts[0];
+  let at = byteOffset;
+  for (const part of parts) {
+    if (part.buffer !== buffer || part.byteOffset !== at) return concatBytes(parts);
+    at += part.byteLength;
+  }
+  return new Uint8Array(buffer, byteOffset, at - byteOffset);
 }
 
 function byteLength(chunk) {
