@@ -5,6 +5,8 @@ import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
 import { MAX_ID_LENGTH, checkEchoed, isRunId, randomId } from "./app-protocols.js";
+import { MAX_TURNS, followingTurn, keptHistory, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
+import { listTasks } from "./app-task-list.js";
 
 /** The push-notification methods (not supported). */
 const PUSH_METHODS = new Set(["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
@@ -70,12 +72,24 @@ export async function answerA2a(server, request, context) {
   if (SEND_METHODS.has(rpc.method)) return send(server, request, rpc, protocol, context, answer, errorOf);
   if (PUSH_METHODS.has(rpc.method)) return errorOf("PUSH_NOTIFICATION_NOT_SUPPORTED", "Push notifications are not supported.");
   if (rpc.method === "GetExtendedAgentCard") return errorOf("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "No extended agent card is configured.");
+  if (rpc.method === "ListTasks") return listTasks(server, rpc, context, protocol, errorOf);
   if (!TASK_METHODS.has(rpc.method)) return errorOf("UNSUPPORTED_OPERATION", `${rpc.method} is not supported.`);
-  const run = await server.own(rpc.taskId, context.principal, protocol);
-  if (!run) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+  const latest = await latestTurn(server.own, rpc.taskId, context.principal, protocol);
+  if (!latest) return errorOf("TASK_NOT_FOUND", `No task ${rpc.taskId}.`);
+  const { run } = latest;
   const { key } = run;
   if (rpc.method === "GetTask") return answer(key, rpc.taskId, "task", rpc.historyLength);
+  // A task whose latest turn ended paused (input-required) is not over: it can be canceled,
+  // subscribed to (its next turn follows), and continued by a message.
+  const paused = run.status !== "running" && (await turnOutcome(server.runs, run))?.status === "incomplete";
   if (rpc.method === "CancelTask") {
+    if (paused) {
+      // The task's last turn: canceled before its agent runs.
+      const next = await startTurn(server, request, context, rpc, protocol, run, latest.n + 1, { input: [] }, true);
+      if (next.error) return errorOf(next.error, next.message);
+      await server.runs.ended(next.key);
+      return answer(next.key, rpc.taskId, "task");
+    }
     if (run.status !== "running") return errorOf("TASK_NOT_CANCELABLE", `Task ${rpc.taskId} has ended.`);
     await server.runs.cancel(key);
     await server.runs.ended(key);
@@ -90,11 +104,48 @@ export async function answerA2a(server, request, context) {
     // last one it applied, without the task first, ended or not.
     return sseResponse(await server.stream(key, cursorOf(request, context.url), rebind), rpc.taskId);
   }
-  if (run.status !== "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
-  // The task as it stands first (the specification requires it), then what follows.
+  if (run.status !== "running" && !paused) return errorOf("UNSUPPORTED_OPERATION", `Task ${rpc.taskId} has ended.`);
+  // The task as it stands first (the specification requires it), then what follows: the rest
+  // of the turn going, or the next turn of a paused task once a message starts it.
   const log = await server.runs.store.log(key);
   const { frame, cursor } = call("a2aSubscribeHead", log, JSON.stringify({ id: rpc.id ?? null, version: rpc.version }));
-  return sseResponse(prepend(frame, await server.stream(key, cursor, rebind)), rpc.taskId);
+  if (!paused) return sseResponse(prepend(frame, await server.stream(key, cursor, rebind)), rpc.taskId);
+  const nextTurn = async () => {
+    const next = latest.n < MAX_TURNS ? await server.own(turnId(rpc.taskId, latest.n + 1), context.principal, protocol) : null;
+    if (!next) return null;
+    const sender = JSON.stringify(next.meta?.rpcId ?? null);
+    return server.stream(next.key, -1, sender === to ? undefined : (chunk) => call("a2aRebindId", chunk, sender, to));
+  };
+  return sseResponse(followingTurn(frame, nextTurn), rpc.taskId);
+}
+
+/**
+ * Starts turn `n` of the task whose latest turn is `run`, with `agentRequest` (its `input` the
+ * new messages; the conversation so far goes before them); `canceled`: a turn that ends
+ * canceled before its agent runs. `{key}`, or `{error, message}` when the turn cannot start.
+ */
+async function startTurn(server, request, context, rpc, protocol, run, n, agentRequest, canceled = false) {
+  if (n > MAX_TURNS) return { error: "UNSUPPORTED_OPERATION", message: `Task ${rpc.taskId ?? agentRequest.id} has taken its ${MAX_TURNS} turns.` };
+  const outcome = await turnOutcome(server.runs, run);
+  if (outcome === null) return { error: -32603, message: "The task is larger than the server keeps; it cannot go on." };
+  const taskId = run.meta?.builder?.responseId ?? agentRequest.id;
+  const contextId = run.meta?.builder?.sessionId ?? null;
+  agentRequest.id = taskId;
+  agentRequest.session_id = contextId;
+  agentRequest.input = nextInput(run, outcome.output, agentRequest.input ?? []);
+  try {
+    const key = await server.start(request, {
+      id: turnId(taskId, n), protocol, session: contextId, agentRequest, canceled,
+      meta: { rpcId: rpc.id ?? null, turn: n, input: keptHistory(agentRequest.input) },
+      builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
+    }, context);
+    return { key };
+  } catch (e) {
+    if (e instanceof HttpError && (e.code === "SESSION_BUSY" || e.code === "RUN_EXISTS")) {
+      return { error: "UNSUPPORTED_OPERATION", message: `Task ${taskId} is going on; send the next message once it asks for one.` };
+    }
+    throw e;
+  }
 }
 
 /** A send: a durable run in A2A, answered as a stream or, not streamed, with the task. */
@@ -104,6 +155,7 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
   // server's to choose.
   const namesTask = agentRequest.id != null;
   if (namesTask && !isRunId(agentRequest.id)) return errorOf("TASK_NOT_FOUND", "No task has the message's taskId.");
+  if (namesTask && !context.runId) return follow(server, request, rpc, protocol, context, answer, errorOf);
   const taskId = context.runId ?? runOfCall(rpc).id;
   checkEchoed(agentRequest.session_id, "message.contextId");
   const contextId = agentRequest.session_id ?? randomId("ctx_");
@@ -113,7 +165,7 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
   let key;
   try {
     key = await server.start(request, {
-      id: taskId, protocol, session: contextId, agentRequest, meta: { rpcId: rpc.id ?? null },
+      id: taskId, protocol, session: contextId, agentRequest, meta: { rpcId: rpc.id ?? null, input: keptHistory(agentRequest.input ?? []) },
       builderOptions: { protocol, requestId: rpc.id ?? null, responseId: taskId, sessionId: contextId },
     }, context);
   } catch (e) {
@@ -121,6 +173,11 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
     if (e instanceof HttpError && (e.code === "SESSION_BUSY" || e.code === "RUN_EXISTS")) return errorOf("UNSUPPORTED_OPERATION", e.message);
     throw e;
   }
+  return sent(server, request, rpc, key, taskId, answer);
+}
+
+/** A send's answer once its run started: the stream, or (not streamed) the task. */
+async function sent(server, request, rpc, key, taskId, answer) {
   if (rpc.streaming) return sseResponse(await server.stream(key, -1), taskId);
   if (rpc.returnImmediately) {
     // Answer with the task as soon as it exists; the run goes on.
@@ -129,4 +186,28 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
     await server.runs.ended(key, request.signal);
   }
   return answer(key, taskId, "send", rpc.historyLength);
+}
+
+/**
+ * A message on an existing task (`message.taskId`): the next turn of a paused task, with the
+ * conversation so far; a task going on or ended refuses it (UnsupportedOperation), one of
+ * another context too.
+ */
+async function follow(server, request, rpc, protocol, context, answer, errorOf) {
+  const agentRequest = rpc.request;
+  const taskId = agentRequest.id;
+  const latest = await latestTurn(server.own, taskId, context.principal, protocol);
+  if (!latest) return errorOf("TASK_NOT_FOUND", `No task ${taskId}.`);
+  const { run } = latest;
+  const contextId = run.meta?.builder?.sessionId ?? null;
+  checkEchoed(agentRequest.session_id, "message.contextId");
+  if (agentRequest.session_id != null && agentRequest.session_id !== contextId) {
+    return errorOf("INVALID_PARAMS", `Task ${taskId} is of another context than the message's contextId.`);
+  }
+  if (run.status === "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} is going on; send the next message once it asks for one.`);
+  const outcome = await turnOutcome(server.runs, run);
+  if (outcome?.status !== "incomplete") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} has ended; start a new task in its context.`);
+  const next = await startTurn(server, request, context, rpc, protocol, run, latest.n + 1, agentRequest);
+  if (next.error) return errorOf(next.error, next.message);
+  return sent(server, request, rpc, next.key, taskId, answer);
 }

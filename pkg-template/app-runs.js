@@ -44,10 +44,11 @@ export class RunManager {
    * Starts a durable run `id` (a store key) of `protocol` for `owner` (a principal key), in
    * `session` (a store key or null): registers it (one running run per session unless allowed),
    * runs the agent into a builder of `builderOptions` with event ids, and logs every event. The
-   * agent's `signal` aborts on cancel, abandonment and `close()`, not on a disconnect.
+   * agent's `signal` aborts on cancel, abandonment and `close()`, not on a disconnect; with
+   * `canceled` the run ends canceled before the agent is called (a paused A2A task canceled).
    * Resolves once the run started, with `{done}`, which resolves when it ended.
    */
-  async start({ id, protocol, session, owner, agentRequest, builderOptions, meta, context }) {
+  async start({ id, protocol, session, owner, agentRequest, builderOptions, meta, context, canceled = false }) {
     const release = this.#caps.take(owner);
     try {
       // The builder's options go with the run: any instance can then write its terminal event
@@ -79,7 +80,7 @@ export class RunManager {
     this.#store.onCancel(id, stop);
     const stream = ResponseBuilder.stream(async (builder) => {
       rb = builder;
-      if (stopper.signal.aborted) {
+      if (stopper.signal.aborted || canceled) {
         builder.canceled();
         return;
       }

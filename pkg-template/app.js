@@ -304,21 +304,22 @@ export class AgentApp {
       start: (request, run, context) => this.#start(request, run, context),
       own: (id, principal, protocol) => this.#own(id, principal, protocol),
       stream: (key, after, rebind) => this.#stream(key, after, rebind),
+      owner: (principal) => principalKey(principal),
     };
   }
 
   /**
    * Starts a durable run for the caller (app-runs.js); returns its store key.
    * @param {Request} request
-   * @param {{ id: string, protocol: string, session: string | null, agentRequest: object, builderOptions: object, meta?: object }} run
+   * @param {{ id: string, protocol: string, session: string | null, agentRequest: object, builderOptions: object, meta?: object, canceled?: boolean }} run
    * @param {{ principal?: unknown, ctx?: { waitUntil?(promise: Promise<unknown>): void } }} context
    */
-  async #start(request, { id, protocol, session, agentRequest, builderOptions, meta }, context) {
+  async #start(request, { id, protocol, session, agentRequest, builderOptions, meta, canceled }, context) {
     const owner = principalKey(context.principal);
     const key = scoped(owner, id);
     try {
       await this.#runs.start({
-        id: key, protocol, session: scoped(owner, session ?? null), owner, agentRequest, builderOptions, meta,
+        id: key, protocol, session: scoped(owner, session ?? null), owner, agentRequest, builderOptions, meta, canceled,
         context: { request, agentRequest, ctx: context.ctx },
       });
     } catch (e) {

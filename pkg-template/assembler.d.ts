@@ -186,6 +186,12 @@ export interface AgentApiSnapshot extends AgentResponse {
   warnings: Warning[];
   /** Messages received but left out of the final `output` (they never completed). */
   incompleteMessages?: Message[];
+  /**
+   * A run paused for a person (status `incomplete`): what it waits on, each `{id, reason,
+   * message?, …}` (AG-UI's interrupt; `rb.interrupt()` writes them; from A2A, an input-required
+   * status message's, or one made of its text).
+   */
+  interrupts?: JsonObject[];
   /** Events with an unknown `object`, kept verbatim. */
   unknownEvents?: JsonObject[];
 }

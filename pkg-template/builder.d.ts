@@ -197,6 +197,23 @@ export interface ProduceContext {
  */
 export type RunSignal = "aborted" extends keyof AbortSignal ? AbortSignal : AbortSignalLike;
 
+/** What a paused run waits on: AG-UI's interrupt (`rb.interrupt()`). */
+export interface Interrupt {
+  /** Unique per pause; answers name it. @defaultValue a fresh `interrupt_<uuid>` */
+  id?: string;
+  /** `input_required`, `confirmation`, `tool_call` or `<framework>:<name>`. @defaultValue `"input_required"` */
+  reason?: string;
+  /** What the person is asked, shown to them (A2A: the status message's text). */
+  message?: string;
+  /** The tool call awaiting approval (reason `tool_call`). */
+  toolCallId?: string;
+  /** The JSON Schema the answer should follow. */
+  responseSchema?: JsonObject;
+  /** When the question lapses (ISO 8601). */
+  expiresAt?: string;
+  metadata?: JsonObject;
+}
+
 /** A `stream()` producer: emits events with `rb`, may be async and await between calls. */
 export type Producer = (rb: ResponseBuilder, context: ProduceContext) => void | Promise<void>;
 
@@ -230,6 +247,17 @@ export declare class ResponseBuilder {
   failed(error: FailedError): Uint8Array;
   /** Emits the terminal response, status `canceled`. Open messages stay open. */
   canceled(): Uint8Array;
+  /**
+   * Ends the run paused for a person: completes every open message, then emits the terminal
+   * response with status `incomplete` and `interrupts` (what the run waits on; none given: one
+   * `input_required` interrupt; an interrupt without `id` gets `interrupt_<uuid>`). Each protocol
+   * writes the pause its way: AG-UI `RUN_FINISHED` with an interrupt outcome, A2A an
+   * input-required task whose status message carries the interrupts, Responses an `incomplete`
+   * response. The answer comes in the next run's request (for A2A, a message on the same task).
+   * @throws {AgentwireError} `INVALID_OPTION` naming the key (at most 64 interrupts);
+   * `BUILDER_STATE` after a terminal event.
+   */
+  interrupt(interrupts?: Interrupt | Interrupt[]): Uint8Array;
   /** Creates a message; emits nothing (its start event comes with `start()` or its first content). */
   message(options?: MessageOptions): MessageBuilder;
   /**

@@ -10,6 +10,9 @@ import { pipeRun, withPipedUsage } from "./builder-pipe.js";
 import { ChunkQueue } from "./builder-queue.js";
 import { memoryOf } from "./assembler.js";
 
+/** The most interrupts one pause may carry (the core's limit). */
+const MAX_INTERRUPTS = 64;
+
 export { ContentBuilder, MessageBuilder, ToolCallBuilder };
 
 const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -90,6 +93,22 @@ export class ResponseBuilder {
   canceled() {
     const run = this.#run;
     return emit(run, use(run, (core) => core.canceled()));
+  }
+
+  interrupt(interrupts) {
+    const run = this.#run;
+    live(run);
+    let text;
+    if (Array.isArray(interrupts)) {
+      // The core refuses more than 64; reading more first would only cost time.
+      if (interrupts.length > MAX_INTERRUPTS) {
+        throw agentwireError("INVALID_OPTION", `interrupt() takes at most ${MAX_INTERRUPTS} interrupts`);
+      }
+      text = `[${interrupts.map((i) => optionsText(i ?? 0, "interrupt()") ?? "null").join(",")}]`;
+    } else {
+      text = optionsText(interrupts, "interrupt()");
+    }
+    return emit(run, use(run, (core) => core.interrupt(text)));
   }
 
   message(options) {

@@ -25,7 +25,7 @@ export { AgentApp } from "./app.js";
 export { upstream } from "./upstream.js";
 export type { UpstreamHeaders, UpstreamOptions, UpstreamProtocol } from "./upstream.js";
 export { MemoryRunStore, RunStoreError } from "./runs.js";
-export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunStore } from "./runs.js";
+export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunListQuery, RunStore } from "./runs.js";
 export { RedisRunStore } from "./redis.js";
 export type { RedisClient, RedisRunStoreOptions } from "./redis.js";
 export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, AgentRunsObject, AgentRunsObjectClass, DurableObjectNamespaceLike, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
@@ -48,6 +48,7 @@ export type {
   FailedError,
   Format,
   FromTextOptions,
+  Interrupt,
   MessageOptions,
   MessageType,
   PipeOptions,

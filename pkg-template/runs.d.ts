@@ -126,6 +126,15 @@ export interface RunStore {
   readonly limits?: { maxEvents: number; maxBytes: number };
 }
 
+/** What {@link MemoryRunStore.list} lists. */
+export interface RunListQuery {
+  principal: string | null;
+  protocol: string;
+  match?: (run: RunInfo) => boolean;
+  before?: number;
+  limit?: number;
+}
+
 /** Options of {@link MemoryRunStore}: the common ones. */
 export interface MemoryRunStoreOptions extends RunStoreOptions {}
 
@@ -138,6 +147,14 @@ export declare class MemoryRunStore {
   constructor(options?: MemoryRunStoreOptions);
   /** Marks a run ended, at `endedAt` (ms since the epoch; its retention counts from then). @defaultValue now */
   end(id: string, status?: string, endedAt?: number): Promise<void>;
+  /**
+   * The runs of `principal` of `protocol` that `match` (given what `get` gives), newest start
+   * first, at most `limit` started before `before` (a listed run's `seq`; none: from the
+   * newest); `total` counts every match. Not of the {@link RunStore} contract: AgentApp's A2A
+   * `ListTasks` uses it where a store has it (the method is unsupported over a store without
+   * it). Costs O(runs of the principal).
+   */
+  list(query: RunListQuery): Promise<{ runs: Array<RunInfo & { seq: number }>; total: number }>;
 }
 export interface MemoryRunStore extends RunStore {}
 

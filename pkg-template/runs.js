@@ -5,6 +5,7 @@
 import { AgentwireError, concatBytes } from "./values.js";
 import { eventEnds, eventsOf, framedEnds, idAt } from "./store-events.js";
 import { chunkFrames } from "./builder.js";
+import { EventLog } from "./store-log.js";
 import { notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, tooManyRuns } from "./store-options.js";
 
 /**
@@ -32,72 +33,6 @@ const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
  * neither keeps nor changes them (the Node adapter writing them to a socket).
  */
 export const READ_SHARED = Symbol("agentwire.readShared");
-
-/**
- * A run's log in memory: segments of consecutive events (one per append: their bytes in one
- * array, an end offset per event), so an event costs 4 bytes above its own. The oldest events
- * are dropped one at a time (`dropFirst`), a segment once all of its are.
- */
-class EventLog {
-  #segments = []; // #segments[#head] is the oldest kept
-  #head = 0;
-  /** The id of the first event kept, the id the next event takes, events and bytes kept. */
-  first = 0;
-  next = 0;
-  count = 0;
-  bytes = 0;
-
-  /** Appends a segment (segmentOf): consecutive events following the last. */
-  push({ first, bytes, ends }) {
-    if (this.count === 0) this.first = first;
-    this.#segments.push({ first, start: 0, ends, bytes });
-    this.count += ends.length;
-    this.bytes += bytes.byteLength;
-    this.next = first + ends.length;
-  }
-
-  /** Drops the oldest event kept. */
-  dropFirst() {
-    const seg = this.#segments[this.#head];
-    const { start, ends } = seg;
-    this.bytes -= ends[start] - (start === 0 ? 0 : ends[start - 1]);
-    this.count--;
-    this.first++;
-    seg.start++;
-    if (seg.start === ends.length) {
-      this.#segments[this.#head] = undefined;
-      this.#head++;
-      if (this.#head * 2 >= this.#segments.length) {
-        this.#segments = this.#segments.slice(this.#head);
-        this.#head = 0;
-      }
-    }
-  }
-
-  /**
-   * The bytes of the events kept from id `from` on, as one new array (empty when none): what
-   * readers get is theirs. `shared`: views of the segments instead (an array, one a segment).
-   */
-  from(from, shared = false) {
-    from = Math.max(from, this.first);
-    if (from >= this.next) return shared ? [] : new Uint8Array(0);
-    // The segment holding `from`: the last whose first id is at most `from`.
-    let lo = this.#head;
-    let hi = this.#segments.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.#segments[mid].first <= from) lo = mid;
-      else hi = mid - 1;
-    }
-    const parts = [];
-    for (let i = lo; i < this.#segments.length; i++) {
-      const { first, ends, bytes } = this.#segments[i];
-      const k = i === lo ? from - first : 0;
-      parts.push(k === 0 ? bytes : bytes.subarray(ends[k - 1]));
-    }
-    return shared ? parts : parts.length === 1 ? parts[0].slice() : concatBytes(parts);
-  }
-}
 
 /**
  * Events (`{id, bytes}`, ids consecutive) as a segment `{first, bytes, ends}`: their bytes one
@@ -149,6 +84,9 @@ export class MemoryRunStore {
    */
   #kept = new Map();
   #dropped = new Map();
+  /** Principal → its runs (id → run), in the order they started, for `list`. */
+  #byPrincipal = new Map();
+  #started = 0;
   #o;
 
   constructor(options = {}) {
@@ -188,7 +126,10 @@ export class MemoryRunStore {
       lastRead: now,
       polledAt: now,
     };
+    entry.seq = ++this.#started;
     this.#runs.set(id, entry);
+    if (!this.#byPrincipal.has(principal)) this.#byPrincipal.set(principal, new Map());
+    this.#byPrincipal.get(principal).set(id, entry);
     this.#running.add(entry);
     if (session !== null) this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
   }
@@ -245,6 +186,27 @@ export class MemoryRunStore {
       status: run.status, first, next, readers: run.readers, lastRead: run.lastRead,
       gone: run.log === null,
     };
+  }
+
+  /**
+   * The runs of `principal` of `protocol` that `match` (given what `get` gives), newest start
+   * first: `{runs, total}`, at most `limit` runs started before `before` (a run's `seq`, as each
+   * listed run has it; none: from the newest), `total` all that match.
+   */
+  async list({ principal, protocol, match = (_run) => true, before = Infinity, limit = 50 }) {
+    const now = this.#o.now();
+    this.#sweep(now);
+    const mine = [...(this.#byPrincipal.get(principal)?.values() ?? [])].reverse();
+    const runs = [];
+    let total = 0;
+    for (const run of mine) {
+      if (run.protocol !== protocol || !this.#current(run.id, now)) continue;
+      const seen = { ...(await this.get(run.id)), seq: run.seq };
+      if (!match(seen)) continue;
+      total++;
+      if (run.seq < before && runs.length < limit) runs.push(seen);
+    }
+    return { runs, total };
   }
 
   /**
@@ -391,6 +353,9 @@ export class MemoryRunStore {
   #forget(run) {
     this.#dropLog(run);
     this.#runs.delete(run.id);
+    const mine = this.#byPrincipal.get(run.principal);
+    mine?.delete(run.id);
+    if (mine?.size === 0) this.#byPrincipal.delete(run.principal);
     this.#kept.delete(run.id);
     this.#dropped.delete(run.id);
     this.#wake(run);

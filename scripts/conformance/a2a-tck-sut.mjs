@@ -5,8 +5,7 @@
 // prefix of the last input message's id (the A2A `messageId`), as the TCK's scenarios
 // (`scenarios/*.feature`) and its reference system under test (`sut/a2a-python`) have it.
 // Scenarios agentwire's agents cannot express are answered by the default: a task completed
-// with a text that names the id (`tck-message-response`: a task, not a Message;
-// `tck-input-required`: completed, not input-required).
+// with a text that names the id (`tck-message-response`: a task, not a Message).
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { AgentApp } from "agentwire";
@@ -58,6 +57,7 @@ const SCENARIOS = [
   ["tck-reject-task", () => {
     throw Object.assign(new Error("rejected"), { code: "REJECTED" });
   }],
+  ["tck-input-required", (rb) => rb.interrupt({ reason: "input_required", message: "Please provide more input." })],
   ["tck-stream-001", (rb) => { rb.inProgress(); part(rb, "text", "Stream hello from TCK"); }],
   ["tck-stream-002", () => {}],
   ["tck-stream-003", (rb) => { rb.inProgress(); part(rb, "text", "Stream task lifecycle"); }],

@@ -65,6 +65,56 @@ pub fn task_answer(
     Ok(rpc_result(id, &result.unwrap_or(Value::Null)))
 }
 
+/// One page of a `ListTasks` answer: which tasks, and what goes around them.
+#[derive(Debug, Clone, Default)]
+pub struct TaskPage {
+    /// At most this many history messages per task (`None`: all).
+    pub history_length: Option<u32>,
+    /// Whether each task keeps its `artifacts` (the key is left out otherwise).
+    pub include_artifacts: bool,
+    /// The token of the next page (`""` on the last).
+    pub next_page_token: String,
+    /// The page size the request asked for (or the default).
+    pub page_size: u32,
+    /// How many tasks match in all pages.
+    pub total_size: u64,
+}
+
+/// The JSON-RPC response answering `ListTasks` request `id`: `{"tasks": […], "nextPageToken",
+/// "pageSize", "totalSize"}`, each task the one its run's log folds into ([`TaskFold`]), in the
+/// order of `logs`; a log that holds no task yet is left out.
+///
+/// # Errors
+///
+/// As for [`task_answer`].
+pub fn task_list_answer<'a>(
+    logs: impl IntoIterator<Item = &'a [u8]>,
+    id: &Value,
+    page: &TaskPage,
+) -> Result<String> {
+    let mut tasks = Vec::new();
+    for log in logs {
+        let Some(mut task) = fold(log)?.task_result(page.history_length) else {
+            continue;
+        };
+        if !page.include_artifacts {
+            if let Some(map) = task.as_object_mut() {
+                map.remove("artifacts");
+            }
+        }
+        tasks.push(task);
+    }
+    let mut result = serde_json::Map::new();
+    result.insert("tasks".to_owned(), Value::Array(tasks));
+    result.insert(
+        "nextPageToken".to_owned(),
+        Value::String(page.next_page_token.clone()),
+    );
+    result.insert("pageSize".to_owned(), Value::from(page.page_size));
+    result.insert("totalSize".to_owned(), Value::from(page.total_size));
+    Ok(rpc_result(id, &Value::Object(result)))
+}
+
 /// The first SSE event of a `SubscribeToTask` stream (`data: {"jsonrpc":"2.0","id":…,"result":…}`,
 /// no `id:` line): the task `log` folds into as it stands, answering request `id` — in 1.0 a
 /// `StreamResponse` (`{"task": …}`), in 0.3 the task itself (`null` while the log holds no

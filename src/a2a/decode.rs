@@ -31,6 +31,9 @@ pub struct A2aDecoder {
     /// The usage of an input- or auth-required status not marked `final`, while it is the
     /// last event read: the run is interrupted if the stream ends there.
     interrupted: Option<Option<JsonMap>>,
+    /// What the pause of an input- or auth-required status waits on (the response's
+    /// `interrupts`): its message's `metadata.interrupts`, or one interrupt made of it.
+    interrupts: Option<Value>,
     task_id: Option<String>,
     context_id: Option<String>,
     messages: Vec<Incoming>,
@@ -217,6 +220,9 @@ impl A2aDecoder {
         };
         let last = ev.get("final").and_then(Value::as_bool) == Some(true);
         let message = status.get("message").and_then(Value::as_object);
+        if run == RunStatus::Incomplete {
+            self.interrupts = Some(interrupts_of(state, message));
+        }
         let usage = meta.get("usage").and_then(Value::as_object).cloned();
         if !last {
             if let Some(m) = message {
@@ -271,6 +277,11 @@ impl A2aDecoder {
         r.error = error;
         r.usage = usage;
         r.output = (r.status == RunStatus::Completed).then_some(output);
+        if r.status == RunStatus::Incomplete {
+            if let Some(list) = self.interrupts.take() {
+                r.extra.insert("interrupts".to_owned(), list);
+            }
+        }
         out.push(Event::Response(r));
         self.ended = true;
     }
@@ -477,6 +488,42 @@ fn task_status(task: &JsonMap, last: bool) -> JsonMap {
     }
     update.insert("final".to_owned(), Value::Bool(last));
     update
+}
+
+/// The interrupts of a paused task: those its status message carries (`metadata.interrupts`,
+/// as agentwire writes them), or one made of the message (`id` its `messageId`, `message` its
+/// text), `reason` `input_required` (`auth_required` for an auth-required state).
+fn interrupts_of(state: &str, message: Option<&JsonMap>) -> Value {
+    if let Some(list) = message
+        .and_then(|m| m.get("metadata"))
+        .and_then(|md| md.get("interrupts"))
+        .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+    {
+        return list.clone();
+    }
+    let mut interrupt = JsonMap::new();
+    let id = message.map_or("", |m| str_field(m, "messageId"));
+    interrupt.insert(
+        "id".to_owned(),
+        Value::String(if id.is_empty() {
+            "input".to_owned()
+        } else {
+            id.to_owned()
+        }),
+    );
+    let reason = if state.contains("auth") {
+        "auth_required"
+    } else {
+        "input_required"
+    };
+    interrupt.insert("reason".to_owned(), Value::String(reason.to_owned()));
+    if let Some(m) = message {
+        let text = text_of(m);
+        if !text.is_empty() {
+            interrupt.insert("message".to_owned(), Value::String(text));
+        }
+    }
+    Value::Array(vec![Value::Object(interrupt)])
 }
 
 fn text_of(m: &JsonMap) -> String {

@@ -219,6 +219,8 @@ impl A2aEncoder {
             raw(out, "}],\"metadata\":{\"code\":");
             string(out, &e.code);
             raw(out, "}}");
+        } else if r.status == RunStatus::Incomplete {
+            self.input_request(out, r);
         }
         raw(out, "}");
         // 1.0 has no `final`: the stream's end ends the task's updates.
@@ -234,6 +236,59 @@ impl A2aEncoder {
         }
         raw(out, "}");
         self.end(out);
+    }
+
+    /// The status message of a paused run with interrupts: an agent message whose text is the
+    /// interrupts' `message`s (one per line) and whose `metadata.interrupts` keeps them whole,
+    /// id'd by the first interrupt (unique per pause, where the task id is not).
+    fn input_request(&self, out: &mut Vec<u8>, r: &AgentResponse) {
+        let v1 = self.version == A2aVersion::V1_0;
+        let mut interrupts = r.interrupts().peekable();
+        let Some(first) = interrupts.peek() else {
+            return;
+        };
+        let id = first.get("id").and_then(Value::as_str).unwrap_or_default();
+        raw(
+            out,
+            if v1 {
+                ",\"message\":{\"messageId\":"
+            } else {
+                ",\"message\":{\"kind\":\"message\",\"messageId\":"
+            },
+        );
+        string(out, id);
+        let mut text = String::new();
+        for i in r.interrupts() {
+            if let Some(m) = i.get("message").and_then(Value::as_str) {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(m);
+            }
+        }
+        if let (Some(task), Some(context)) = (&self.task_id, &self.context_id) {
+            raw(out, ",\"taskId\":");
+            string(out, task);
+            raw(out, ",\"contextId\":");
+            string(out, context);
+        }
+        raw(
+            out,
+            if v1 {
+                ",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":"
+            } else {
+                ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":"
+            },
+        );
+        string(out, &text);
+        raw(out, "}],\"metadata\":{\"interrupts\":[");
+        for (n, i) in r.interrupts().enumerate() {
+            if n > 0 {
+                raw(out, ",");
+            }
+            map(out, i);
+        }
+        raw(out, "]}}");
     }
 
     fn on_response(&mut self, r: &AgentResponse, out: &mut Vec<u8>) -> Result<()> {

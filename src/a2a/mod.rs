@@ -39,7 +39,7 @@ mod rpc;
 mod task;
 mod version;
 
-pub use answer::{rebind_id, subscribe_head, task_answer, TaskAnswer};
+pub use answer::{rebind_id, subscribe_head, task_answer, task_list_answer, TaskAnswer, TaskPage};
 pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;

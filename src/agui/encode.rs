@@ -284,6 +284,8 @@ impl AgUiEncoder {
                 self.run_ids(out);
                 if r.status == RunStatus::Canceled {
                     raw(out, ",\"outcome\":{\"type\":\"cancelled\"}");
+                } else if r.status == RunStatus::Incomplete {
+                    interrupt_outcome(r, out);
                 }
             }
         }
@@ -624,6 +626,50 @@ impl Encoder for AgUiEncoder {
 }
 
 /// `,"key":"value"`.
+/// The keys of an AG-UI interrupt (a closed object).
+const INTERRUPT_KEYS: [&str; 7] = [
+    "id",
+    "reason",
+    "message",
+    "toolCallId",
+    "responseSchema",
+    "expiresAt",
+    "metadata",
+];
+
+/// `,"outcome":{"type":"interrupt",…}` for a paused run with interrupts; nothing without.
+fn interrupt_outcome(r: &AgentResponse, out: &mut Vec<u8>) {
+    let mut first = true;
+    for interrupt in r.interrupts() {
+        raw(
+            out,
+            if first {
+                ",\"outcome\":{\"type\":\"interrupt\",\"interrupts\":[{"
+            } else {
+                ",{"
+            },
+        );
+        first = false;
+        let mut key_first = true;
+        for (key, v) in interrupt
+            .iter()
+            .filter(|(k, _)| INTERRUPT_KEYS.contains(&k.as_str()))
+        {
+            if !key_first {
+                raw(out, ",");
+            }
+            key_first = false;
+            string(out, key);
+            raw(out, ":");
+            crate::codec::write::value(out, v);
+        }
+        raw(out, "}");
+    }
+    if !first {
+        raw(out, "]}");
+    }
+}
+
 fn field(out: &mut Vec<u8>, key: &str, v: &str) {
     raw(out, ",\"");
     raw(out, key);

@@ -9,7 +9,7 @@ use crate::codec::Format;
 use crate::depth::check_map_depth;
 use crate::protocol::{
     AgentResponse, Clock, Content, ContentBody, ContentType, ErrorInfo, JsonMap, JsonOptions,
-    Message,
+    Message, RunStatus,
 };
 use crate::responses::ResponsesEncoder;
 use crate::{Error, ErrorCode, Protocol, Result};
@@ -322,6 +322,49 @@ impl ResponseBuilder {
             this.set_usage(None);
             this.response.canceled();
             this.finish(Terminal::Canceled, out)
+        })
+    }
+
+    /// Ends the run paused for a person (JS: `interrupt(interrupts)`): completes every open
+    /// message, then emits the terminal response with status `incomplete`, `output` the
+    /// completed messages and `interrupts` the list given (each an object with at least `id`
+    /// and `reason`, AG-UI's interrupt shape; an interrupt without an `id` gets
+    /// a fresh `interrupt_<uuid4>`). Every protocol writes the pause its own way: AG-UI's
+    /// interrupt outcome, A2A's input-required task, Responses' `incomplete` response.
+    ///
+    /// # Errors
+    ///
+    /// `BUILDER_STATE` after a terminal event; `INVALID_OPTION` for an interrupt nested deeper
+    /// than [`MAX_DEPTH`](crate::MAX_DEPTH).
+    pub fn interrupted(&mut self, interrupts: Vec<JsonMap>) -> Result<Vec<u8>> {
+        self.check_live()?;
+        for interrupt in &interrupts {
+            check_map_depth(interrupt, ErrorCode::InvalidOption, "An interrupt")?;
+        }
+        self.commit(|this, out| {
+            for i in 0..this.messages.len() {
+                this.close_message(i, out)?;
+            }
+            this.ensure_running(out)?;
+            this.set_usage(None);
+            let now = this.clock.now_secs();
+            this.response.completed(now);
+            this.response.status = RunStatus::Incomplete;
+            let mut list = Vec::with_capacity(interrupts.len());
+            for mut interrupt in interrupts {
+                if !interrupt
+                    .get("id")
+                    .is_some_and(serde_json::Value::is_string)
+                {
+                    let id = crate::protocol::new_id("interrupt_")?;
+                    interrupt.insert("id".to_owned(), serde_json::Value::String(id));
+                }
+                list.push(serde_json::Value::Object(interrupt));
+            }
+            this.response
+                .extra
+                .insert("interrupts".to_owned(), serde_json::Value::Array(list));
+            this.finish(Terminal::Interrupted, out)
         })
     }
 

@@ -26,6 +26,8 @@ pub(crate) enum Terminal {
     Completed,
     Failed,
     Canceled,
+    /// Paused for a person: status `incomplete`, with the run's interrupts.
+    Interrupted,
 }
 
 impl Terminal {
@@ -34,6 +36,7 @@ impl Terminal {
             Terminal::Completed => "completed",
             Terminal::Failed => "failed",
             Terminal::Canceled => "canceled",
+            Terminal::Interrupted => "incomplete",
         }
     }
 }

@@ -68,6 +68,22 @@ impl AgentResponse {
         Ok(AgentResponse::with_id(new_id("response_")?, created_at))
     }
 
+    /// The interrupts a paused run (status `incomplete`) waits on: the objects of the
+    /// response's `interrupts` (an agentwire extension, AG-UI's interrupt shape) that have a
+    /// string `id` and `reason`; others are skipped.
+    pub fn interrupts(&self) -> impl Iterator<Item = &JsonMap> {
+        self.extra
+            .get("interrupts")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_object)
+            .filter(|i| {
+                i.get("id").is_some_and(serde_json::Value::is_string)
+                    && i.get("reason").is_some_and(serde_json::Value::is_string)
+            })
+    }
+
     /// `BaseResponse.add_new_message`: appends to `output` (creating it if null).
     pub fn add_new_message(&mut self, message: Message) {
         self.output.get_or_insert_with(Vec::new).push(message);

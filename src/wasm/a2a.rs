@@ -10,8 +10,9 @@ use wasm_bindgen::JsValue;
 use super::convert::{json_value, to_js, Text};
 use super::options::{only_keys, opt_bool, opt_string, opt_strings, req_string, Bag};
 use crate::a2a::{
-    read_call, rebind_id, streaming_send, subscribe_head, task_answer, task_request, A2aVersion,
-    AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskAnswer, TaskFold,
+    read_call, rebind_id, streaming_send, subscribe_head, task_answer, task_list_answer,
+    task_request, A2aVersion, AgentDescription, Provider, RpcError, RpcErrorCode, Skill,
+    TaskAnswer, TaskFold, TaskPage,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -317,6 +318,59 @@ pub fn a2a_answer(log: &[u8], options: &str) -> std::result::Result<String, JsVa
         kind,
         history_length,
     )?)
+}
+
+/// The JSON-RPC answer of `ListTasks`: the tasks of the runs' logs, one after the other in
+/// `logs` (`lengths` their byte lengths, in order). Options (JSON text): `id` (the request's
+/// JSON-RPC id), `historyLength`, `includeArtifacts`, `nextPageToken`, `pageSize`, `totalSize`.
+///
+/// # Errors
+///
+/// `INVALID_OPTION` for bad options or lengths past the end of `logs`; as `a2aAnswer` for a log
+/// that cannot be read.
+#[wasm_bindgen(js_name = a2aListAnswer)]
+pub fn a2a_list_answer(
+    logs: &[u8],
+    lengths: &[u32],
+    options: &str,
+) -> std::result::Result<String, JsValue> {
+    const WHAT: &str = "a2aListAnswer";
+    let bag = Bag::parse(Some(options), WHAT)?;
+    only_keys(
+        &bag,
+        &[
+            "id",
+            "historyLength",
+            "includeArtifacts",
+            "nextPageToken",
+            "pageSize",
+            "totalSize",
+        ],
+        WHAT,
+    )?;
+    let count = |key: &str| bag.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let page = TaskPage {
+        history_length: history_length(&bag, WHAT)?,
+        include_artifacts: opt_bool(&bag, "includeArtifacts", WHAT)?.unwrap_or(false),
+        next_page_token: opt_string(&bag, "nextPageToken", WHAT)?.unwrap_or_default(),
+        page_size: u32::try_from(count("pageSize")).unwrap_or(u32::MAX),
+        total_size: count("totalSize"),
+    };
+    let mut slices = Vec::with_capacity(lengths.len());
+    let mut at = 0usize;
+    for &len in lengths {
+        let end = at.saturating_add(len as usize);
+        let Some(slice) = logs.get(at..end) else {
+            return Err(invalid(
+                format!("{WHAT}: the lengths pass the end of the logs"),
+                "lengths",
+            )
+            .into());
+        };
+        slices.push(slice);
+        at = end;
+    }
+    Ok(task_list_answer(slices, &rpc_id(&bag), &page)?)
 }
 
 /// The first SSE event of a `SubscribeToTask` stream, from the run's `log`: the task as it

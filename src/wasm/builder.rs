@@ -134,6 +134,13 @@ impl ResponseBuilderCore {
         Ok(with(&self.shared, ResponseBuilder::canceled)?)
     }
 
+    /// Emits the terminal `incomplete` response of a run paused for a person; `interrupts`
+    /// is the JSON text of one interrupt or a list (none: one `input_required` interrupt).
+    pub fn interrupt(&self, interrupts: Option<String>) -> Result<Vec<u8>, JsValue> {
+        let list = super::interrupts::interrupts(interrupts.as_deref())?;
+        Ok(with(&self.shared, |rb| rb.interrupted(list))?)
+    }
+
     /// Creates a message (emits nothing); `options` is the JSON text of `MessageOptions`.
     pub fn message(&self, options: Option<String>) -> Result<MessageBuilderCore, JsValue> {
         let options = message_options(options.as_deref())?;

@@ -29,6 +29,8 @@ pub mod assembler;
 pub mod builder;
 pub mod convert;
 pub mod error;
+#[cfg(feature = "full")]
+pub mod interrupts;
 pub mod options;
 mod outbox;
 pub mod parse;

@@ -199,7 +199,7 @@ pub(crate) fn opt_strings(bag: &Bag, key: &str, what: &str) -> Result<Option<Vec
 }
 
 /// An object option (absent or `null` → `None`).
-fn opt_object(bag: &Bag, key: &str, what: &str) -> Result<Option<JsonMap>> {
+pub(crate) fn opt_object(bag: &Bag, key: &str, what: &str) -> Result<Option<JsonMap>> {
     match bag.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(map.clone())),

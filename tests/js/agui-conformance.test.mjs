@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { StreamAssembler } from "agentwire";
 import { conformanceUrl } from "./conformance.mjs";
+import { writeScore } from "./runners/readme-score.mjs";
 
 const DIR = conformanceUrl("ag-ui", "streams");
 const SKIPPED = {
@@ -153,5 +154,11 @@ for (const name of names) {
 
 test("ag-ui conformance: tally", () => {
   console.log(`# ag-ui conformance: ${tally.passed} passed, ${tally.skipped} skipped of ${names.length}`);
+  if (process.env.AGENTWIRE_ROOT) {
+    writeScore(process.env.AGENTWIRE_ROOT, "ag-ui", [
+      "AG-UI", "AG-UI consumer corpus (`streams/`, `streams-1.0/`), read by `StreamAssembler`", "`ag-ui-protocol/ag-ui` @ 821b8c2",
+      `${tally.passed} of ${names.length} fixtures pass, ${names.length - tally.passed - tally.skipped} fail, ${tally.skipped} not for a reader (request-side and version-gated fixtures)`,
+    ]);
+  }
   assert.strictEqual(tally.passed + tally.skipped, names.length);
 });

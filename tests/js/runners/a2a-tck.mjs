@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { report } from "./tap.mjs";
+import { writeScore } from "./readme-score.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const EXPECTED = join(HERE, "a2a-tck-expected.json");
@@ -99,6 +100,11 @@ try {
     return { name: `${id} passes`, ok, error: ok ? undefined : `${id}: ${r?.status ?? "not reported"}: ${(r?.errors ?? []).join(" | ")}` };
   });
   console.log(`# ${passing.length} of ${must.length} MUST requirements pass (${expected.pass.length} expected)`);
+  const failing = must.filter(([, r]) => r.status === "FAIL").map(([id]) => id);
+  writeScore(root, "a2a-tck", [
+    "A2A 1.0, JSON-RPC", "A2A TCK, MUST level (`run_tck.py --level must`)", "`a2aproject/a2a-tck` `1.0-dev` @ 357c4a8",
+    `${summary.must_compatibility} (the TCK's measure: ${passing.length} passed, ${failing.length} failed${failing.length ? `: ${failing.join(", ")}` : ""}; the rest skipped or not tested: push notifications, gRPC, HTTP+JSON, signatures)`,
+  ]);
   if (process.env.A2A_TCK_UPDATE === "1") {
     writeFileSync(EXPECTED, `${JSON.stringify({ ...expected, pass: passing.sort() }, null, 2)}\n`);
     console.log(`# wrote ${EXPECTED}`);

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { conformanceDir } from "../conformance.mjs";
+import { writeScore } from "./readme-score.mjs";
 
 /** The suite's tests AgentApp does not pass, with why. */
 export const NOT_SUPPORTED = {
@@ -132,6 +133,10 @@ async function main() {
   const total = parsed.results.length;
   console.log(`1..${total}\n# pass ${pass}\n# skip ${skip}\n# fail ${fail}`);
   console.log(`[openresponses] ${pass} of ${total} of the suite's tests pass, ${skip} not supported, ${fail} failed`);
+  if (process.env.AGENTWIRE_ROOT) writeScore(process.env.AGENTWIRE_ROOT, "openresponses", [
+    "OpenAI Responses", "Open Responses compliance suite (`bin/compliance-test.ts`)", "`openresponses/openresponses` @ 92c12d9",
+    `${pass} of ${total} pass, ${fail} fail, ${skip} not supported (WebSocket mode, \`/responses/compact\`)`,
+  ]);
   process.exitCode = fail > 0 || total === 0 ? 1 : 0;
 }
 

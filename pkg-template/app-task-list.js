@@ -1,0 +1,84 @@
+// A2A ListTasks: the caller's tasks, newest first, a page at a time (a `pageToken` cursor),
+// each as its latest turn stands; the answer is the core's (a2aListAnswer). It needs a store
+// that lists a principal's runs (`list`, as MemoryRunStore has); with another store the method
+// is unsupported.
+import { call } from "./instance.js";
+import { concatBytes } from "./values.js";
+import { jsonText } from "./app-http.js";
+import { latestTurn, turnOutcome } from "./app-tasks.js";
+
+/** The page size when the request gives none, and the largest it may ask for. */
+export const PAGE_SIZE = { default: 50, max: 100 };
+/** With a status filter, the most tasks one call reads (each task's state is read from its log). */
+export const MAX_STATUS_SCAN = 500;
+
+/** A2A's task states (1.0 names) by the Agent API status of a turn's outcome. */
+const STATE_OF = {
+  completed: "TASK_STATE_COMPLETED", failed: "TASK_STATE_FAILED", canceled: "TASK_STATE_CANCELED",
+  rejected: "TASK_STATE_REJECTED", incomplete: "TASK_STATE_INPUT_REQUIRED", in_progress: "TASK_STATE_WORKING",
+  created: "TASK_STATE_SUBMITTED",
+};
+
+/** `params[name]`, read in its lowerCamelCase or proto (snake_case) spelling. */
+function param(params, camel) {
+  const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return params?.[camel] ?? params?.[snake];
+}
+
+/** A non-negative integer parameter (ProtoJSON may write it as a decimal string), or undefined; NaN when bad. */
+function count(value) {
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  return Number.isInteger(n) && n >= 0 ? n : NaN;
+}
+
+/** Answers ListTasks for the caller (`server` as answerA2a has it). */
+export async function listTasks(server, rpc, context, protocol, errorOf) {
+  const store = server.runs.store;
+  if (typeof store.list !== "function") return errorOf("UNSUPPORTED_OPERATION", "ListTasks needs a run store that lists runs (MemoryRunStore).");
+  const params = rpc.params ?? {};
+  const contextId = param(params, "contextId");
+  const status = param(params, "status");
+  const pageSize = count(param(params, "pageSize")) ?? PAGE_SIZE.default;
+  const historyLength = count(param(params, "historyLength"));
+  const token = param(params, "pageToken") ?? "";
+  const includeArtifacts = param(params, "includeArtifacts") ?? false;
+  const before = token === "" ? Infinity : count(token);
+  if (Number.isNaN(pageSize) || pageSize < 1 || pageSize > PAGE_SIZE.max) return errorOf("INVALID_PARAMS", `pageSize must be 1 to ${PAGE_SIZE.max}.`);
+  if (Number.isNaN(historyLength)) return errorOf("INVALID_PARAMS", "historyLength must be a non-negative integer.");
+  if (Number.isNaN(before)) return errorOf("INVALID_PARAMS", "pageToken is not one this server gave.");
+  if (contextId != null && typeof contextId !== "string") return errorOf("INVALID_PARAMS", "contextId must be a string.");
+  if (status != null && typeof status !== "string") return errorOf("INVALID_PARAMS", "status must be a string.");
+  if (typeof includeArtifacts !== "boolean") return errorOf("INVALID_PARAMS", "includeArtifacts must be a boolean.");
+
+  const principal = server.owner(context.principal);
+  // A task is its first turn's run; later turns are found from it.
+  const first = (run) => !(run.meta?.turn > 1) && (contextId == null || run.meta?.builder?.sessionId === contextId);
+  // A status filter needs each task's state: up to MAX_STATUS_SCAN tasks are read, then paged
+  // (`totalSize` then counts the matches among them).
+  const { runs, total } = await store.list({
+    principal, protocol, match: first, before, limit: status == null ? pageSize + 1 : MAX_STATUS_SCAN,
+  });
+  const page = [];
+  let matched = status == null ? total : 0;
+  for (const run of runs) {
+    const taskId = run.meta?.builder?.responseId;
+    const latest = taskId == null ? null : await latestTurn(server.own, taskId, context.principal, protocol);
+    if (!latest) continue;
+    if (status != null) {
+      const outcome = latest.run.status === "running" ? { status: "in_progress" } : await turnOutcome(server.runs, latest.run);
+      if (STATE_OF[outcome?.status] !== status) continue;
+      matched++;
+    }
+    if (page.length <= pageSize) page.push({ seq: run.seq, key: latest.run.key });
+  }
+  const more = page.length > pageSize;
+  if (more) page.pop();
+  const logs = [];
+  for (const { key } of page) logs.push((await server.runs.wholeLog(key)) ?? new Uint8Array(0));
+  const options = {
+    id: rpc.id ?? null, historyLength, includeArtifacts, pageSize, totalSize: matched,
+    nextPageToken: more ? String(page[page.length - 1].seq) : "",
+  };
+  return jsonText(call("a2aListAnswer", concatBytes(logs), Uint32Array.from(logs, (l) => l.length), JSON.stringify(options)));
+}
