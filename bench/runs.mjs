@@ -12,7 +12,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { AgentApp, MemoryRunStore, RedisRunStore, ResponseBuilder } from "../pkg/node.js";
-import { RunLog, splitEvents } from "../pkg/runs.js";
+import { RunLog } from "../pkg/runs.js";
 import { startRedis } from "../tests/js/redis-server.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -150,6 +150,26 @@ export function sseResponse(body, id, headers = {}) {
   return new Response(body, { headers: { ...SSE_HEADERS, "x-agentwire-run-id": id, ...headers } });
 }
 
+/**
+ * The requests the Node adapter (app-node.js) made: it writes their streamed answers to the
+ * socket itself, from the run's reader (`directBodies`), with no ReadableStream between.
+ */
+export const nodeRequests = new WeakSet();
+/** A streamed answer to a Node adapter's request → its body: `{iterator, onCancel}` (a run's reader). */
+export const directBodies = new WeakMap();
+
+/**
+ * The streamed answer of run `id` to `request` from a run's reader (`{iterable, onCancel}`,
+ * app-runs.js): a stream of its chunks, or, to a Node adapter's request, a body the adapter
+ * reads itself (`directBodies`).
+ */
+export function sseAnswer(request, { iterable, onCancel }, id) {
+  if (!nodeRequests.has(request)) return sseResponse(streamOf(iterable, onCancel), id);
+  const response = sseResponse(null, id);
+  directBodies.set(response, { iterator: iterable[Symbol.asyncIterator](), onCancel });
+  return response;
+}
+
 /** An async iterable of byte chunks as a ReadableStream; cancelling it ends the iteration. */
 export function streamOf(iterable, onCancel) {
   const iterator = iterable[Symbol.asyncIterator]();
@@ -219,5 +239,8 @@ export function withCors(cors, request, response) {
   } else {
     headers.set("access-control-expose-headers", "content-type, x-agentwire-run-id");
   }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  const out = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  const direct = directBodies.get(response);
+  if (direct) directBodies.set(out, direct);
+  return out;
 }

@@ -4,6 +4,7 @@
 // backpressure (never buffered past what the handler reads) and what the handler leaves unread
 // is discarded within a bound after the answer.
 import { call } from "./instance.js";
+import { directBodies, nodeRequests } from "./app-http.js";
 
 /** Methods the fetch API refuses to make a `Request` of. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -82,24 +83,48 @@ async function serve(fetch, req, res, maxBodyBytes, report) {
   /** @type {any} */
   const init = { method, headers, body: hasBody ? bodyOf(req) : undefined, duplex: "half", signal: controller.signal };
   const request = new Request(url, init);
+  nodeRequests.add(request);
   const response = await fetch(request);
+  const direct = directBodies.get(response);
   const out = {};
   response.headers.forEach((value, key) => { out[key] = value; });
   if (hasBody && !req.complete) out.connection = "close";
   discardAfter(req, res, maxBodyBytes);
   res.writeHead(response.status, out);
-  if (!response.body || method === "HEAD") {
+  const body = direct ? directReader(direct) : response.body?.getReader();
+  if (!body || method === "HEAD") {
     // A HEAD answer's body (a run's stream, for a resume route) is released, not left pending.
-    response.body?.cancel().catch(() => {});
+    body?.cancel().catch(() => {});
     res.end();
     return;
   }
-  await pipe(response.body, res, controller.signal, (e) => report(e, request));
+  await pipe(body, res, controller.signal, (e) => report(e, request));
 }
 
-/** `body` into `res` with backpressure, until it ends or the client goes (`signal`). */
-async function pipe(body, res, signal, report) {
-  const reader = body.getReader();
+/**
+ * A run's reader (`directBodies`) read as the reader of its ReadableStream (app-http.js
+ * `streamOf`) is: `read()`, `cancel()` (tells the run, ends the iteration) unless it ended or
+ * failed (an errored stream's cancel does nothing).
+ */
+function directReader({ iterator, onCancel }) {
+  let over = false;
+  const failed = (error) => {
+    over = true;
+    throw error;
+  };
+  return {
+    read: () => (over ? Promise.resolve({ done: true, value: undefined }) : iterator.next().catch(failed)),
+    async cancel() {
+      if (over) return;
+      over = true;
+      onCancel?.();
+      await iterator.return?.();
+    },
+  };
+}
+
+/** A body's reader (`body`) into `res` with backpressure, until it ends or the client goes (`signal`). */
+async function pipe(reader, res, signal, report) {
   let finished = false;
   const release = () => {
     if (!finished) reader.cancel().catch(() => {});
@@ -126,7 +151,7 @@ async function pipe(body, res, signal, report) {
         res.cork();
         setImmediate(uncork);
       }
-      if (!res.write(value) && !res.destroyed) await drained(res);
+      if (!write(res, value) && !res.destroyed) await drained(res);
     }
   } catch (e) {
     if (!signal.aborted) report(e);
@@ -135,6 +160,14 @@ async function pipe(body, res, signal, report) {
     release();
     res.end();
   }
+}
+
+/** Writes a chunk, or an array of them (a run's reader, `directBodies`): whether `res` takes more. */
+function write(res, chunk) {
+  if (!Array.isArray(chunk)) return res.write(chunk);
+  let more = true;
+  for (const part of chunk) more = res.write(part);
+  return more;
 }
 
 /** Resolves on `res`'s "drain" or "close", whichever comes first; neither listener stays behind. */

@@ -6,11 +6,11 @@
 // awaits rb.ready() never outruns its own reader past what the store keeps.
 import { call } from "./instance.js";
 import { concatBytes } from "./values.js";
-import { idAt } from "./store-events.js";
+import { lastIdOf } from "./store-events.js";
 import { STORE_DEFAULTS } from "./store-options.js";
-import { ResponseBuilder } from "./builder.js";
+import { QUEUED, ResponseBuilder } from "./builder.js";
 import { StreamAssembler } from "./assembler.js";
-import { IN_WORKERD, POLL_MS, RunLog } from "./runs.js";
+import { IN_WORKERD, MemoryRunStore, POLL_MS, READ_SHARED, RunLog } from "./runs.js";
 import { RunCaps } from "./app-caps.js";
 import { DEFAULT_LIMITS } from "./app-options.js";
 
@@ -85,7 +85,7 @@ export class RunManager {
         return;
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
-    }, { ...builderOptions, eventIds: true, onError: report });
+    }, { ...builderOptions, eventIds: true, onError: report }, QUEUED);
     const pace = new Pace(this.#store.limits, this.#o.abandonAfterMs, () => rb);
     const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace };
     live.done = this.#log(id, stream, stopper, report, pace).finally(() => {
@@ -140,7 +140,7 @@ export class RunManager {
     let status = "ended";
     try {
       for (;;) {
-        if (pace.readers.size > 0) await pace.wait(stopper.signal);
+        if (pace.holds()) await pace.wait(stopper.signal);
         const { done: end, value } = await reader.read();
         if (end) break;
         pace.logged(value);
@@ -283,13 +283,15 @@ export class RunManager {
    * failure when the instance running it went away; `rebind` (bytes → bytes) applies to each
    * chunk; `signal` (the request's) aborts when the reader's client went away, for runtimes
    * that never cancel the answer's stream then (workerd). Its disconnect stops the run only
-   * with `cancelOnDisconnect`.
+   * with `cancelOnDisconnect`. `shared`: the reader neither keeps nor changes the chunks (a
+   * MemoryRunStore's then are arrays of views of its log, see READ_SHARED).
    */
-  async reader(id, after, rebind = undefined, signal = undefined) {
+  async reader(id, after, rebind = undefined, signal = undefined, shared = false) {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
     signal?.addEventListener("abort", () => gone.abort(), { once: true });
-    let iterable = await this.#store.read(id, after, gone.signal);
+    const token = shared && this.#store.read === MemoryRunStore.prototype.read ? READ_SHARED : undefined;
+    let iterable = await this.#store.read(id, after, gone.signal, token);
     // A reader of a run going here paces its log (see Pace); one of another instance cannot.
     const pace = this.#live.get(id)?.pace;
     if (pace) iterable = pace.follow(iterable, after);
@@ -433,6 +435,12 @@ class Pace {
     return this.#bytes - this.#ends[lo] > this.#window.bytes;
   }
 
+  /** Whether some live reader is over the window (else `wait` would return at once). */
+  holds() {
+    for (const reader of this.readers) if (this.#over(reader.cursor)) return true;
+    return false;
+  }
+
   /**
    * Resolves once no live reader is over the window (those stalled past `stallMs` aside), or
    * when `signal` aborts (the run is stopping: its terminal event must be logged at once), or
@@ -471,7 +479,8 @@ class Pace {
     try {
       for await (const chunk of iterable) {
         yield chunk; // taken: what the store keeps before it no longer matters to this reader
-        if (chunk.byteLength > 0) reader.cursor = lastIdOf(chunk);
+        const last = Array.isArray(chunk) ? chunk[chunk.length - 1] : chunk; // a shared read's
+        if (last.byteLength > 0) reader.cursor = lastIdOf(last);
         reader.heldSince = 0;
         if (!IN_WORKERD) this.#wake?.();
       }
@@ -480,14 +489,6 @@ class Pace {
       if (!IN_WORKERD) this.#wake?.();
     }
   }
-}
-
-/** The id of the last event of `chunk` (whole events `id: N\n…\n\n`). */
-function lastIdOf(chunk) {
-  for (let at = chunk.lastIndexOf(10, chunk.length - 3); at > 0; at = chunk.lastIndexOf(10, at - 1)) {
-    if (chunk[at - 1] === 10) return idAt(chunk, at + 1);
-  }
-  return idAt(chunk, 0);
 }
 
 /** `iterable` with `map` applied to each chunk. */

@@ -7,7 +7,8 @@ import { agentwireError } from "./values.js";
 import { a2aAgentCard } from "./a2a.js";
 import { readOptions } from "./app-options.js";
 import {
-  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, readBody, requestUrl, sseResponse, streamOf, withCors,
+  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, nodeRequests, readBody, requestUrl, sseAnswer, streamOf,
+  withCors,
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
@@ -339,6 +340,12 @@ export class AgentApp {
     return streamOf(iterable, onCancel);
   }
 
+  /** The streamed answer to `request`: run `key` (`id` to the client) after cursor `after`. */
+  async #answer(request, key, after, id) {
+    // The Node adapter writes the chunks to its socket and drops them: views of the log will do.
+    return sseAnswer(request, await this.#runs.reader(key, after, undefined, request.signal, nodeRequests.has(request)), id);
+  }
+
   /** Run `id` as the caller may see it (`null` for anyone but its owner), with `key`, its store key. */
   async #own(id, principal, protocol) {
     const owner = principalKey(principal);
@@ -358,7 +365,7 @@ export class AgentApp {
     // What the next turn may build on (Responses `store: false`: nothing).
     const meta = agentRequest.store === false ? { store: false } : { input: keptHistory(agentRequest.input ?? []) };
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions, meta }, context);
-    if (front.streamed(agentRequest)) return sseResponse(await this.#stream(key, -1, undefined, request.signal), id);
+    if (front.streamed(agentRequest)) return this.#answer(request, key, -1, id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     // A client that leaves stops waiting, and so stops counting as the run's reader.
     await this.#runs.ended(key, request.signal);
@@ -405,7 +412,7 @@ export class AgentApp {
     const wantsStream = url.searchParams.get("stream") === "true" || request.headers.has("last-event-id")
       || (request.headers.get("accept") ?? "").includes("text/event-stream");
     if (protocol === "openai-responses" && !wantsStream) return json(await this.#responseOf(run.key));
-    return sseResponse(await this.#stream(run.key, cursorOf(request, url), undefined, request.signal), id);
+    return this.#answer(request, run.key, cursorOf(request, url), id);
   }
 
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */

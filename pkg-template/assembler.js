@@ -31,6 +31,12 @@ export function useNodeBuffer(Buffer) {
   NodeBuffer = Buffer;
 }
 
+/** The bytes of an instance's wasm memory (a view kept up to date as the memory grows). */
+export function memoryOf(inst) {
+  refreshViews(inst);
+  return inst.bytes;
+}
+
 // Views of an instance's wasm memory; a memory that grew detached the old ones (their length is
 // then 0).
 function refreshViews(inst) {

@@ -116,7 +116,13 @@ export class ContentBuilder extends ChildBuilder {
     const json = typeof value === "string" ? undefined : objectText(value, "delta()");
     let bytes;
     try {
-      bytes = json === undefined ? core.deltaText(value) : core.deltaJson(json);
+      if (json !== undefined) bytes = core.deltaJson(json);
+      // Into a stream: the frame is copied from wasm memory into the stream's buffer, no array
+      // made for it alone (a module without deltaTextOut returns the frame).
+      else if (run.sink !== null && run.take !== null && core.deltaTextOut) {
+        const length = core.deltaTextOut(value);
+        bytes = run.take(core.outPtr(), length);
+      } else bytes = core.deltaText(value);
     } catch (error) {
       throw failure(run.inst, error);
     }

@@ -10,8 +10,10 @@ export const INTERNAL = Symbol("agentwire.builder");
 // What a ResponseBuilder shares with its children: the wasm instance and the core, the stream
 // the frames go to (if any), and why the run stopped (an error thrown by every later call), if it
 // did.
+// `take(ptr, len)`, with a sink: copies a frame out of the instance's memory into the stream's
+// own buffer and returns it there (ContentBuilder's text deltas, builder.js stream()).
 export function newRun(inst, core) {
-  return { inst, core, sink: null, stopped: null, ready: null };
+  return { inst, core, sink: null, take: null, stopped: null, ready: null };
 }
 
 export function live(run) {

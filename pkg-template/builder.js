@@ -7,6 +7,8 @@ import { agentwireError, concatBytes, errorInfoText, messageOf, objectText, opti
 import { INTERNAL, emit, live, newRun, stop, use } from "./builder-run.js";
 import { ContentBuilder, MessageBuilder, ToolCallBuilder } from "./builder-children.js";
 import { pipeRun, withPipedUsage } from "./builder-pipe.js";
+import { ChunkQueue } from "./builder-queue.js";
+import { memoryOf } from "./assembler.js";
 
 /** The most interrupts one pause may carry (the core's limit). */
 const MAX_INTERRUPTS = 64;
@@ -22,6 +24,15 @@ const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
  * searching every byte for blank lines.
  */
 export const chunkFrames = new WeakMap();
+
+/**
+ * `ResponseBuilder.stream(produce, options, QUEUED)`: a ChunkQueue (builder-queue.js) instead of
+ * a ReadableStream, for agentwire's own reader (the run manager).
+ */
+export const QUEUED = Symbol("agentwire.queued");
+
+/** The size of the buffers a stream copies text deltas into (a larger frame gets its own). */
+const POOL_BYTES = 16 * 1024;
 
 /** Default high-water mark of stream() and fromText(), in bytes. */
 const DEFAULT_HIGH_WATER_MARK = 16 * 1024;
@@ -208,7 +219,7 @@ export class ResponseBuilder {
     }, { highWaterMark, size: byteLength });
   }
 
-  static stream(produce, options) {
+  static stream(produce, options, queued = undefined) {
     if (typeof produce !== "function") {
       throw agentwireError("INVALID_OPTION", "stream expects a function (rb, { signal }) => void | Promise<void>");
     }
@@ -240,10 +251,14 @@ export class ResponseBuilder {
     let pendingBytes = 0;
     let flushing = false;
     let closed = false;
+    // Text deltas are copied out of wasm memory one after the other into `pool` (run.take): a
+    // burst of them is one view of it, no join.
+    let pool = new Uint8Array(0);
+    let poolAt = 0;
     const flush = () => {
       flushing = false;
       if (pending.length === 0 || canceled || closed) return;
-      const chunk = pending.length === 1 ? pending[0] : concatBytes(pending);
+      const chunk = pending.length === 1 ? pending[0] : joined(pending);
       if (framed && pending.length > 1) {
         const ends = new Uint32Array(pending.length);
         let at = 0;
@@ -266,7 +281,7 @@ export class ResponseBuilder {
     };
     const end = () => {
       flush();
-      stop(run, agentwireError("FINISHED", "The stream has ended; produce() has returned."));
+      stop(run, stackless("FINISHED", "The stream has ended; produce() has returned."));
       close();
     };
     // After produce() settles: nothing if the reader canceled; otherwise end the run (failed
@@ -298,9 +313,17 @@ export class ResponseBuilder {
       }
       end();
     };
-    return new ReadableStream({
+    const source = {
       start(c) {
         controller = c;
+        run.take = (ptr, length) => {
+          if (poolAt + length > pool.length) {
+            pool = new Uint8Array(Math.max(POOL_BYTES, length));
+            poolAt = 0;
+          }
+          pool.set(memoryOf(run.inst).subarray(ptr, ptr + length), poolAt);
+          return pool.subarray(poolAt, (poolAt += length));
+        };
         run.sink = (bytes) => {
           pending.push(bytes);
           pendingBytes += bytes.byteLength;
@@ -326,8 +349,41 @@ export class ResponseBuilder {
         settle(error);
         abort.abort(reason === undefined ? error : reason);
       },
-    }, { highWaterMark, size: byteLength });
+    };
+    // Inside agentwire (QUEUED): the same source on a ChunkQueue, for a reader of its own.
+    if (queued === QUEUED) return new ChunkQueue(source, { highWaterMark });
+    return new ReadableStream(source, { highWaterMark, size: byteLength });
   }
+}
+
+/**
+ * An error made now and thrown later, by a call elsewhere (every call after a stream's end):
+ * made without a stack trace, which would show only where the stream ended and costs a
+ * noticeable part of a short run (async frames included).
+ */
+function stackless(code, message) {
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 0;
+  } catch {
+    return agentwireError(code, message); // frozen intrinsics: an ordinary error
+  }
+  try {
+    return agentwireError(code, message);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** `parts` as one array: a view when they lie one after the other in one buffer, else a copy. */
+function joined(parts) {
+  const { buffer, byteOffset } = parts[0];
+  let at = byteOffset;
+  for (const part of parts) {
+    if (part.buffer !== buffer || part.byteOffset !== at) return concatBytes(parts);
+    at += part.byteLength;
+  }
+  return new Uint8Array(buffer, byteOffset, at - byteOffset);
 }
 
 function byteLength(chunk) {

@@ -6,7 +6,7 @@ import type { RunStore, RunStoreOptions } from "./runs.js";
  */
 export interface RedisClient {
   /** Sends one command; resolves with its reply (strings, numbers, arrays, `null`). */
-  sendCommand(args: ReadonlyArray<string>, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+  sendCommand(args: ReadonlyArray<string | Uint8Array>, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
   /** Where connection errors are emitted (the store listens, so that they never end the process). */
   on?(event: "error", listener: (error: unknown) => void): unknown;
   off?(event: "error", listener: (error: unknown) => void): unknown;

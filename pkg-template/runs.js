@@ -27,6 +27,12 @@ export const RunStoreError = AgentwireError;
 
 /** MemoryRunStore's append of segments, RunLog's way in (not of the RunStore interface). */
 const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
+/**
+ * MemoryRunStore's `read` given this as its fourth argument (not of the RunStore interface):
+ * its chunks are arrays of views of the log (one a segment), not copies, for a reader that
+ * neither keeps nor changes them (the Node adapter writing them to a socket).
+ */
+export const READ_SHARED = Symbol("agentwire.readShared");
 
 /**
  * Events (`{id, bytes}`, ids consecutive) as a segment `{first, bytes, ends}`: their bytes one
@@ -209,15 +215,15 @@ export class MemoryRunStore {
    * holds the event after `after`, `NOT_FOUND` for an unknown run. Stops early when `signal`
    * aborts.
    */
-  async read(id, after = -1, signal = undefined) {
+  async read(id, after = -1, signal = undefined, token = undefined) {
     const run = this.#current(id, this.#o.now());
     if (!run) throw notFound(id);
     if (run.log === null) throw runGone(id);
     if (after + 1 < run.log.first) throw runGone(id, run.log.first, after + 1);
-    return this.#follow(run, after, signal);
+    return this.#follow(run, after, signal, token === READ_SHARED);
   }
 
-  async *#follow(run, after, signal) {
+  async *#follow(run, after, signal, shared) {
     let cursor = after;
     run.readers++;
     try {
@@ -231,7 +237,7 @@ export class MemoryRunStore {
           // A reader slower than the caps: what it has not read was dropped; it cannot be whole.
           throw runGone(run.id, log.first, cursor + 1);
         } else if (cursor + 1 < log.next) {
-          const chunk = log.from(cursor + 1);
+          const chunk = log.from(cursor + 1, shared);
           cursor = log.next - 1;
           run.lastRead = this.#o.now();
           yield chunk;

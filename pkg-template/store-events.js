@@ -51,6 +51,14 @@ export function splitEvents(data) {
   return eventsOf([{ first: ends.length ? idAt(data, 0) : 0, bytes: data, ends }]);
 }
 
+/** The id of the last event of `chunk` (whole events `id: N\n…\n\n`). */
+export function lastIdOf(chunk) {
+  for (let at = chunk.lastIndexOf(10, chunk.length - 3); at > 0; at = chunk.lastIndexOf(10, at - 1)) {
+    if (chunk[at - 1] === 10) return idAt(chunk, at + 1);
+  }
+  return idAt(chunk, 0);
+}
+
 /** The number after `id: ` on the first line of the event at `at`. */
 export function idAt(bytes, at) {
   let n = 0;

@@ -42,10 +42,13 @@ export class EventLog {
     }
   }
 
-  /** The bytes of the events kept from id `from` on (empty when none), as one new array. */
-  from(from) {
+  /**
+   * The bytes of the events kept from id `from` on, as one new array (empty when none): what
+   * readers get is theirs. `shared`: views of the segments instead (an array, one a segment).
+   */
+  from(from, shared = false) {
     from = Math.max(from, this.first);
-    if (from >= this.next) return new Uint8Array(0);
+    if (from >= this.next) return shared ? [] : new Uint8Array(0);
     // The segment holding `from`: the last whose first id is at most `from`.
     let lo = this.#head;
     let hi = this.#segments.length - 1;
@@ -60,7 +63,6 @@ export class EventLog {
       const k = i === lo ? from - first : 0;
       parts.push(k === 0 ? bytes : bytes.subarray(ends[k - 1]));
     }
-    // A copy: what readers get is theirs.
-    return parts.length === 1 ? parts[0].slice() : concatBytes(parts);
+    return shared ? parts : parts.length === 1 ? parts[0].slice() : concatBytes(parts);
   }
 }

@@ -246,6 +246,7 @@ impl MessageBuilderCore {
         Ok(ContentBuilderCore {
             shared: Rc::clone(&self.shared),
             handle: content,
+            out: RefCell::new(Vec::new()),
         })
     }
 
@@ -271,6 +272,8 @@ impl MessageBuilderCore {
 pub struct ContentBuilderCore {
     shared: Shared,
     handle: ContentHandle,
+    /// The frame of the last `deltaTextOut`, kept for the JS layer to copy (see there).
+    out: RefCell<Vec<u8>>,
 }
 
 #[wasm_bindgen(js_class = ContentBuilderCore)]
@@ -286,6 +289,25 @@ impl ContentBuilderCore {
     pub fn delta_text(&self, text: &str) -> Result<Vec<u8>, JsValue> {
         let handle = self.handle;
         Ok(with(&self.shared, |rb| rb.delta_text(handle, text))?)
+    }
+
+    /// `deltaText` for a JS layer that copies the frame out of wasm memory itself, into a
+    /// buffer of its own (no array made per frame): the frame stays at `outPtr()` until the
+    /// next `deltaTextOut` of this part; returns its length.
+    #[wasm_bindgen(js_name = deltaTextOut)]
+    pub fn delta_text_out(&self, text: &str) -> Result<u32, JsValue> {
+        let handle = self.handle;
+        let frame = with(&self.shared, |rb| rb.delta_text(handle, text))?;
+        // wasm32: a length in memory fits a u32.
+        let len = u32::try_from(frame.len()).unwrap_or(u32::MAX);
+        *self.out.borrow_mut() = frame;
+        Ok(len)
+    }
+
+    /// Where the frame of the last `deltaTextOut` is in wasm memory.
+    #[wasm_bindgen(js_name = outPtr)]
+    pub fn out_ptr(&self) -> u32 {
+        u32::try_from(self.out.borrow().as_ptr() as usize).unwrap_or(0)
     }
 
     /// Emits a delta of an object (data, deep-merged), given as JSON text.
