@@ -1,0 +1,74 @@
+// Server-kept conversations across instances: two AgentApps sharing a RedisRunStore (a real
+// redis-server on 127.0.0.1) take the turns of one conversation in turn (random, seeded), and
+// the agent gets the same history at every turn as one instance alone gives it: A2A tasks of
+// several turns, Responses chained by previous_response_id, and the answers to a pause.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { AgentApp, RedisRunStore } from "agentwire";
+import { listen, post } from "./http-helpers.mjs";
+import { redisForTests } from "./redis-server.mjs";
+import { xorshift32 } from "./seeded.mjs";
+
+const ROOT = process.env.AGENTWIRE_ROOT;
+const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT is not set" : false;
+const redisHeld = redisForTests(test, ROOT, skip);
+const V1 = { "a2a-version": "1.0" };
+const textOf = (m) => (m.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("");
+
+/** An agent that pauses on every message but "done", recording what it was given. */
+function pausing(seen) {
+  return (request, rb) => {
+    seen.push({ input: request.input.map((m) => `${m.role}:${textOf(m)}`), resume: request.resume ?? null });
+    const said = textOf(request.input.at(-1));
+    rb.message().content("text").delta(`heard ${said}`);
+    if (said !== "done") rb.interrupt({ id: `i-${said}`, message: `more after ${said}?` });
+  };
+}
+
+/** Runs one conversation of `turns` messages over `bases` (one base URL per turn, chosen by `pick`). */
+async function conversation(bases, pick, turns, protocol) {
+  let task = null;
+  let previous = null;
+  for (let t = 0; t < turns.length; t++) {
+    const base = bases[pick()];
+    if (protocol === "a2a") {
+      const message = { messageId: `m${t}`, role: "ROLE_USER", parts: [{ text: turns[t] }], ...(task ? { taskId: task } : {}) };
+      const answer = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: t, method: "SendMessage", params: { message } }, V1)).json();
+      assert.ok(answer.result?.task, JSON.stringify(answer));
+      task = answer.result.task.id;
+    } else {
+      const answer = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: turns[t], ...(previous ? { previous_response_id: previous } : {}) })).json();
+      assert.ok(answer.id, JSON.stringify(answer));
+      previous = answer.id;
+    }
+  }
+}
+
+for (const protocol of ["a2a", "openai-responses"]) {
+  test(`${protocol}: a conversation whose turns go to either of two instances gives the agent what one instance gives it`, { skip }, async () => {
+    const turns = ["a", "b", "c", "d", "done"];
+    const alone = [];
+    const one = await listen(new AgentApp({ agent: pausing(alone) }));
+    const shared = [];
+    const prefix = `conv-${crypto.randomUUID()}:`;
+    const stores = [0, 1].map(() => new RedisRunStore(redisHeld.client, { prefix }));
+    const apps = stores.map((store) => new AgentApp({ agent: pausing(shared), runs: { store } }));
+    const two = await Promise.all(apps.map((app) => listen(app)));
+    try {
+      await conversation([one.base], () => 0, turns, protocol);
+      for (const seed of [1, 2, 3]) {
+        shared.length = 0;
+        const next = xorshift32(seed);
+        await conversation(two.map((s) => s.base), () => next() % 2, turns, protocol);
+        assert.deepEqual(shared, alone, `seed ${seed}`);
+      }
+      assert.equal(alone.at(-1).input.length, 2 * turns.length - 1, "every earlier message and answer, then the new one");
+      assert.deepEqual(alone.at(-1).resume?.[0], protocol === "a2a" ? { interruptId: "i-d", status: "resolved", payload: "done" } : undefined);
+    } finally {
+      one.server.close();
+      for (const s of two) s.server.close();
+      await Promise.all(apps.map((app) => app.close()));
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+}
