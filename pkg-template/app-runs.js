@@ -78,14 +78,14 @@ export class RunManager {
     const ownerTimer = IN_WORKERD ? this.#owned(id, stopNow) : null;
     const stop = ownerTimer ? ownerTimer.request : stopNow;
     this.#store.onCancel(id, stop);
-    const stream = ResponseBuilder.stream(async (builder) => {
+    const stream = ResponseBuilder[QUEUED](async (builder) => {
       rb = builder;
       if (stopper.signal.aborted || canceled) {
         builder.canceled();
         return;
       }
       await this.#agent(agentRequest, builder, { signal: stopper.signal });
-    }, { ...builderOptions, eventIds: true, onError: report }, QUEUED);
+    }, { ...builderOptions, eventIds: true, onError: report }, true);
     const pace = new Pace(this.#store.limits, this.#o.abandonAfterMs, () => rb);
     const live = { stop, done: null, waiting: 0, waitedAt: 0, over: false, pace };
     live.done = this.#log(id, stream, stopper, report, pace).finally(() => {
@@ -290,8 +290,9 @@ export class RunManager {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
     const gone = new AbortController();
     signal?.addEventListener("abort", () => gone.abort(), { once: true });
-    const token = shared && this.#store.read === MemoryRunStore.prototype.read ? READ_SHARED : undefined;
-    let iterable = await this.#store.read(id, after, gone.signal, token);
+    let iterable = shared && this.#store.read === MemoryRunStore.prototype.read
+      ? await this.#store[READ_SHARED](id, after, gone.signal, true)
+      : await this.#store.read(id, after, gone.signal);
     // A reader of a run going here paces its log (see Pace); one of another instance cannot.
     const pace = this.#live.get(id)?.pace;
     if (pace) iterable = pace.follow(iterable, after);

@@ -26,8 +26,8 @@ const dispose = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 export const chunkFrames = new WeakMap();
 
 /**
- * `ResponseBuilder.stream(produce, options, QUEUED)`: a ChunkQueue (builder-queue.js) instead of
- * a ReadableStream, for agentwire's own reader (the run manager).
+ * `ResponseBuilder[QUEUED](produce, options, true)`: `stream()` on a ChunkQueue (builder-queue.js)
+ * instead of a ReadableStream, for agentwire's own reader (the run manager).
  */
 export const QUEUED = Symbol("agentwire.queued");
 
@@ -219,7 +219,12 @@ export class ResponseBuilder {
     }, { highWaterMark, size: byteLength });
   }
 
-  static stream(produce, options, queued = undefined) {
+  static stream(produce, options) {
+    return ResponseBuilder[QUEUED](produce, options, false);
+  }
+
+  /** `stream()`, on a ChunkQueue when `queued` (agentwire's own reader). */
+  static [QUEUED](produce, options, queued) {
     if (typeof produce !== "function") {
       throw agentwireError("INVALID_OPTION", "stream expects a function (rb, { signal }) => void | Promise<void>");
     }
@@ -351,7 +356,7 @@ export class ResponseBuilder {
       },
     };
     // Inside agentwire (QUEUED): the same source on a ChunkQueue, for a reader of its own.
-    if (queued === QUEUED) return new ChunkQueue(source, { highWaterMark });
+    if (queued) return new ChunkQueue(source, { highWaterMark });
     return new ReadableStream(source, { highWaterMark, size: byteLength });
   }
 }

@@ -28,7 +28,7 @@ export const RunStoreError = AgentwireError;
 /** MemoryRunStore's append of segments, RunLog's way in (not of the RunStore interface). */
 const APPEND_SEGMENTS = Symbol("agentwire.appendSegments");
 /**
- * MemoryRunStore's `read` given this as its fourth argument (not of the RunStore interface):
+ * MemoryRunStore's `[READ_SHARED](id, after, signal, true)` (not of the RunStore interface):
  * its chunks are arrays of views of the log (one a segment), not copies, for a reader that
  * neither keeps nor changes them (the Node adapter writing them to a socket).
  */
@@ -215,12 +215,17 @@ export class MemoryRunStore {
    * holds the event after `after`, `NOT_FOUND` for an unknown run. Stops early when `signal`
    * aborts.
    */
-  async read(id, after = -1, signal = undefined, token = undefined) {
+  async read(id, after = -1, signal = undefined) {
+    return this[READ_SHARED](id, after, signal, false);
+  }
+
+  /** `read`; with `shared`, chunks are arrays of views of the log (see READ_SHARED). */
+  async [READ_SHARED](id, after, signal, shared) {
     const run = this.#current(id, this.#o.now());
     if (!run) throw notFound(id);
     if (run.log === null) throw runGone(id);
     if (after + 1 < run.log.first) throw runGone(id, run.log.first, after + 1);
-    return this.#follow(run, after, signal, token === READ_SHARED);
+    return this.#follow(run, after, signal, shared);
   }
 
   async *#follow(run, after, signal, shared) {

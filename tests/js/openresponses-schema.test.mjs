@@ -20,7 +20,7 @@ const TOOL = {
 const SETTINGS = {
   instructions: "Answer briefly.", temperature: 0.25, top_p: 0.5, max_output_tokens: 64, store: false,
   tool_choice: "required", parallel_tool_calls: false, metadata: { team: "a" }, user: "u-1",
-  previous_response_id: "resp_earlier", truncation: "auto", text: { verbosity: "low" },
+  previous_response_id: "(the earlier response)", truncation: "auto", text: { verbosity: "low" },
   reasoning: { effort: "low" }, service_tier: "flex", background: false,
 };
 /** What a response to a request with SETTINGS and TOOL repeats. */
@@ -58,11 +58,14 @@ async function post(base, body) {
 
 /** The answers to REQUESTS: `{ name, kind, body }`, the body as text. */
 async function answers(base) {
+  // A response to chain to (`previous_response_id` must name one the caller has).
+  const earlier = await (await post(base, { model: "m", input: "Earlier." })).json();
   const out = [];
-  for (const [name, body] of Object.entries(REQUESTS)) {
+  for (const [name, request] of Object.entries(REQUESTS)) {
+    const body = "previous_response_id" in request ? { ...request, previous_response_id: earlier.id } : request;
     const res = await post(base, body);
     assert.strictEqual(res.status, 200, name);
-    out.push({ name, kind: body.stream ? "sse" : "json", body: await res.text() });
+    out.push({ name, kind: body.stream ? "sse" : "json", body: await res.text(), earlier: earlier.id });
   }
   return out;
 }
@@ -109,6 +112,7 @@ test("every response object repeats the request's settings, and the API's defaul
   for (const answer of list) {
     const request = REQUESTS[answer.name];
     const expected = { ...DEFAULTS, ...(request.tools ? { tools: [{ ...TOOL, strict: null }] } : {}), ...(request.temperature ? ECHOED : {}) };
+    if ("previous_response_id" in request) expected.previous_response_id = answer.earlier;
     const objects = responsesOf(answer);
     assert.strictEqual(objects.length, request.stream ? 3 : 1, answer.name);
     for (const [where, response] of objects) {

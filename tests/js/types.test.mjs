@@ -81,7 +81,7 @@ for (const [what, edit, message] of DRIFTS) {
 // INTERNAL: exports
 // the package's modules share and its public declarations leave out on purpose; NOT_DRIFT:
 // diagnostics about the inferred types of a module's own code, not about a declaration.
-const INTERNAL = ["RunLog", "splitEvents", "hasExport", "IN_WORKERD", "POLL_MS", "chunkFrames", "chunks", "useNodeBuffer", "instantiate"];
+const INTERNAL = ["RunLog", "splitEvents", "hasExport", "IN_WORKERD", "POLL_MS", "chunkFrames", "chunks", "useNodeBuffer", "instantiate", "QUEUED", "READ_SHARED", "memoryOf"];
 const NOT_DRIFT = [
   // durable.js: a promise chain's inferred type (`#queue = Promise.resolve()`).
   /^durable\.js\(\d+,\d+\): error TS2322: Type 'Promise<void \| Response>' is not assignable to type 'Promise<void>'/,
