@@ -11,7 +11,7 @@
 //! | `TOOL_CALL_START` / `_ARGS` / `_END` | a `function_call` message (id: `parentMessageId` when no other message has it, else the call id): data part 0 `{call_id, name, arguments}`, `{arguments}` deltas, then completed |
 //! | `TOOL_CALL_RESULT` | a completed `function_call_output` message: `{call_id, output}` (parts as JSON) |
 //! | `CUSTOM` `agent-api.content` (agentwire's encoder) | the content part it carries |
-//! | `RUN_FINISHED` | response `completed` (`incomplete` for an interrupt, `canceled` for `cancelled`), usage summed, `output` the completed messages |
+//! | `RUN_FINISHED` | response `completed` (`incomplete` for an interrupt, its interrupts in `interrupts`; `canceled` for `cancelled`), usage summed, `output` the completed messages |
 //! | `RUN_ERROR` / a stream the client rejects | response `failed` with `{code, message}` |
 //! | state, messages and activity snapshots and deltas, steps, other `CUSTOM`, `RAW`, encrypted values, subagent events | not carried: a `NOT_CARRIED` warning naming each event type once |
 
@@ -307,8 +307,15 @@ impl AgUiDecoder {
             }
             Event::RunFinished(e) => {
                 let mut r = self.response();
-                r.status = match e.outcome {
-                    Some(RunFinishedOutcome::Interrupt { .. }) => RunStatus::Incomplete,
+                r.status = match &e.outcome {
+                    Some(RunFinishedOutcome::Interrupt { interrupts }) => {
+                        // What the pause waits on, kept as the Agent API response's
+                        // `interrupts` (AG-UI's shape), for every protocol to write its way.
+                        if let Ok(list) = serde_json::to_value(interrupts) {
+                            r.extra.insert("interrupts".into(), list);
+                        }
+                        RunStatus::Incomplete
+                    }
                     Some(RunFinishedOutcome::Cancelled) => RunStatus::Canceled,
                     _ => RunStatus::Completed,
                 };
@@ -572,6 +579,13 @@ mod tests {
         for (last, outcome) in cases {
             let (snapshot, _, text) = to_agent_api(&sse(&[start.clone(), last.clone()]));
             assert_eq!(snapshot["outcome"], outcome, "{last} → {text}");
+            if outcome == "incomplete" {
+                assert_eq!(
+                    snapshot["interrupts"],
+                    json!([{"id":"i1","reason":"approve"}]),
+                    "{snapshot}"
+                );
+            }
             if outcome == "failed" {
                 assert!(
                     snapshot["error"]["message"]
