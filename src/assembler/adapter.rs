@@ -92,7 +92,22 @@ impl ProtocolFold for AdapterFold {
     /// A2A: the Agent API snapshot.
     fn snapshot<'a>(&'a self, outcome: Outcome, warnings: &'a [Warning]) -> Snapshot<'a> {
         if self.protocol == Protocol::OpenAiResponses {
-            return with_outcome(self.snapshot.to_map(), outcome, warnings);
+            let mut map = self.snapshot.to_map();
+            // A pause: what it waits on, as every protocol's snapshot reports it.
+            if outcome == Outcome::Incomplete {
+                let interrupts: Vec<Value> = map
+                    .get("output")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_object)
+                    .filter_map(crate::responses::approvals::interrupt_of)
+                    .collect();
+                if !interrupts.is_empty() {
+                    map.insert("interrupts".into(), Value::Array(interrupts));
+                }
+            }
+            return with_outcome(map, outcome, warnings);
         }
         ProtocolFold::snapshot(&self.fold, outcome, warnings)
     }

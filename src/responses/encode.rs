@@ -126,6 +126,8 @@ pub struct ResponsesEncoder {
     ended: bool,
     items: Table<Item>,
     added: usize,
+    /// The approval items of a pause (`approvals.rs`), after every other item.
+    approvals: Vec<Vec<u8>>,
     echo: ResponseEcho,
 }
 
@@ -146,6 +148,7 @@ impl ResponsesEncoder {
             ended: false,
             items: Table::default(),
             added: 0,
+            approvals: Vec::new(),
             echo: ResponseEcho::default(),
         }
     }
@@ -271,11 +274,20 @@ impl ResponsesEncoder {
                     *slot = Some(item);
                 }
             }
-            for (n, item) in slots.into_iter().flatten().enumerate() {
+            let mut n = 0;
+            for item in slots.into_iter().flatten() {
                 if n > 0 {
                     raw(out, ",");
                 }
+                n += 1;
                 item_json(out, item, true);
+            }
+            for item in &self.approvals {
+                if n > 0 {
+                    raw(out, ",");
+                }
+                n += 1;
+                out.extend_from_slice(item);
             }
         }
         raw(out, "]");
@@ -362,6 +374,9 @@ impl ResponsesEncoder {
                         self.on_message(m, true, out)?;
                     }
                 }
+                if r.status == RunStatus::Incomplete {
+                    self.approvals_out(r, out);
+                }
                 let (ty, status, error) = match &r.status {
                     RunStatus::Completed => ("response.completed", "completed", None),
                     RunStatus::Failed => ("response.failed", "failed", r.error.clone()),
@@ -384,6 +399,22 @@ impl ResponsesEncoder {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A pause's interrupts as approval items, added and done, after every other item.
+    fn approvals_out(&mut self, r: &AgentResponse, out: &mut Vec<u8>) {
+        for item in super::approvals::approval_items(r) {
+            let index = self.added + self.approvals.len();
+            for ty in ["response.output_item.added", "response.output_item.done"] {
+                self.begin(out, ty);
+                raw(out, ",\"output_index\":");
+                int(out, usize_i64(index));
+                raw(out, ",\"item\":");
+                out.extend_from_slice(&item);
+                self.end(out);
+            }
+            self.approvals.push(item);
         }
     }
 

@@ -42,6 +42,7 @@
 //! set of error codes (others become `server_error`); reasoning summary and reasoning content
 //! parts both become `text` parts of a `reasoning` message.
 
+pub(crate) mod approvals;
 mod decode;
 mod echo;
 mod encode;

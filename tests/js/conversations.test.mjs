@@ -110,9 +110,19 @@ test("a paused run's answer reaches the agent in request.resume: A2A follow-up, 
       model: "m", previous_response_id: first.id,
       input: [{ type: "function_call_output", call_id: "call-1", output: "{\"approved\":true}" }],
     });
-    // Responses carries no interrupt ids: the answer names the call it answers.
-    assert.deepEqual(seen.at(-1).resume, [{ interruptId: "call-1", status: "resolved", payload: "{\"approved\":true}" }]);
+    // The interrupt's tool call is answered: its interrupt is.
+    assert.deepEqual(seen.at(-1).resume, [{ interruptId: "ask-3", status: "resolved", payload: "{\"approved\":true}" }]);
     assert.ok(seenOf(seen.at(-1)).includes("assistant:answer 3"), "the paused response's answer comes first");
+
+    // Responses: an mcp_approval_response for the pause's approval item answers its interrupt.
+    const second = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "ask" })).json();
+    const approval = second.output.find((i) => i.type === "mcp_approval_request");
+    assert.equal(approval?.id, "ask-5", JSON.stringify(second.output));
+    await post(`${base}/compatible-mode/v1/responses`, {
+      model: "m", previous_response_id: second.id,
+      input: [{ type: "mcp_approval_response", approval_request_id: approval.id, approve: false, reason: "not now" }],
+    });
+    assert.deepEqual(seen.at(-1).resume, [{ interruptId: "ask-5", status: "resolved", payload: { approved: false, reason: "not now" } }]);
 
     // AG-UI: the client's resume entries, as sent.
     const resume = [{ interruptId: "ask-9", status: "resolved", payload: { approved: false } }];

@@ -26,7 +26,11 @@ function interruptsRead(protocol, bytes) {
   }
 }
 
-for (const [from, to] of [["a2a", "ag-ui"], ["ag-ui", "a2a"], ["a2a", "agent-api"], ["ag-ui", "agent-api"], ["agent-api", "ag-ui"], ["agent-api", "a2a"]]) {
+const PAIRS = [
+  ["a2a", "ag-ui"], ["ag-ui", "a2a"], ["a2a", "agent-api"], ["ag-ui", "agent-api"], ["agent-api", "ag-ui"], ["agent-api", "a2a"],
+  ["agent-api", "openai-responses"], ["openai-responses", "a2a"], ["openai-responses", "ag-ui"], ["a2a", "openai-responses"],
+];
+for (const [from, to] of PAIRS) {
   test(`an interrupt raised in ${from} arrives in ${to} whole`, async () => {
     const source = await bytesOf(ResponseBuilder.stream(produce, { protocol: from }));
     const out = await bytesOf(translate(new Response(source), { from, to }));
@@ -39,12 +43,19 @@ for (const [from, to] of [["a2a", "ag-ui"], ["ag-ui", "a2a"], ["a2a", "agent-api
       assert.equal(status.state, "TASK_STATE_INPUT_REQUIRED");
       assert.equal(status.message.parts[0].text, INTERRUPT.message);
       assert.deepEqual(status.message.metadata.interrupts, [INTERRUPT]);
+    } else if (to === "openai-responses") {
+      assert.equal(last.type, "response.incomplete");
+      const approval = last.response.output.at(-1);
+      assert.deepEqual(
+        { ...approval, arguments: JSON.parse(approval.arguments) },
+        { id: INTERRUPT.id, type: "mcp_approval_request", arguments: INTERRUPT, name: INTERRUPT.reason, server_label: "agentwire" },
+      );
     } else {
       assert.equal(last.status, "incomplete");
       assert.deepEqual(last.interrupts, [INTERRUPT]);
     }
     const read = interruptsRead(to, out);
     assert.equal(read.outcome, "incomplete");
-    assert.equal(read.interrupts?.[0]?.id, INTERRUPT.id, JSON.stringify(read));
+    assert.deepEqual(read.interrupts, [INTERRUPT], JSON.stringify(read));
   });
 }
