@@ -7,9 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::write::{raw, string};
+use crate::codec::write::{map, raw, string};
 use crate::protocol::json::str_field;
-use crate::protocol::{AgentResponse, JsonMap};
+use crate::protocol::{AgentResponse, JsonMap, JsonValue};
 
 /// The `server_label` of agentwire's approval items.
 pub const SERVER_LABEL: &str = "agentwire";
@@ -26,7 +26,9 @@ pub fn approval_items(r: &AgentResponse) -> Vec<Vec<u8>> {
                 &mut out,
                 ",\"type\":\"mcp_approval_request\",\"arguments\":",
             );
-            string(&mut out, &Value::Object(i.clone()).to_string());
+            let mut text = Vec::new();
+            map(&mut text, i);
+            string(&mut out, std::str::from_utf8(&text).unwrap_or_default());
             raw(&mut out, ",\"name\":");
             string(&mut out, str_field(i, "reason"));
             raw(&mut out, ",\"server_label\":");
@@ -44,8 +46,8 @@ pub fn interrupt_of(item: &JsonMap) -> Option<Value> {
     }
     let id = str_field(item, "id");
     if str_field(item, "server_label") == SERVER_LABEL {
-        if let Ok(Value::Object(mut interrupt)) =
-            serde_json::from_str::<Value>(str_field(item, "arguments"))
+        if let Ok(JsonValue(Value::Object(mut interrupt))) =
+            serde_json::from_str::<JsonValue>(str_field(item, "arguments"))
         {
             if interrupt.get("reason").is_some_and(Value::is_string) {
                 interrupt.insert("id".to_owned(), Value::String(id.to_owned()));

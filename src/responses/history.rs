@@ -11,6 +11,7 @@
 //! | `function_call` | `{type: "function_call", call_id, name, arguments}` (arguments as JSON text) |
 //! | `function_call_output` | `{type: "function_call_output", call_id, output}` (a non-string output as JSON text) |
 //! | `plugin_call` / `plugin_call_output` | `custom_tool_call {call_id, name, input}` / `custom_tool_call_output {call_id, output}` |
+//! | `mcp_approval_request` / `mcp_approval_response` | the same items, their fields from the data part |
 //!
 //! Messages with no part an item can hold, data parts and other message types (`mcp_call`,
 //! `heartbeat`, …) are left out; values that are not messages are skipped.
@@ -132,6 +133,26 @@ fn one(m: &Map<String, Value>) -> Option<Value> {
                 json!({"type": "custom_tool_call_output", "call_id": value_text(d.get("call_id")),
                 "output": value_text(d.get("output"))}),
             )
+        }
+        "mcp_approval_request" => {
+            let d = data(m)?;
+            Some(
+                json!({"type": "mcp_approval_request", "id": str_of(m, "id").unwrap_or_default(),
+                "name": value_text(d.get("name")), "arguments": value_text(d.get("arguments")),
+                "server_label": value_text(d.get("server_label"))}),
+            )
+        }
+        "mcp_approval_response" => {
+            let d = data(m)?;
+            let mut item = json!({"type": "mcp_approval_response",
+                "approval_request_id": value_text(d.get("approval_request_id")),
+                "approve": d.get("approve").and_then(Value::as_bool).unwrap_or(false)});
+            if let (Some(reason), Value::Object(map)) =
+                (d.get("reason").and_then(Value::as_str), &mut item)
+            {
+                map.insert("reason".into(), Value::from(reason));
+            }
+            Some(item)
         }
         _ => None,
     }

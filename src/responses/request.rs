@@ -14,8 +14,9 @@ use crate::{Error, ErrorCode, Result};
 ///   message item (with or without `type: "message"`; `input_text`/`output_text` → text,
 ///   `refusal`, `input_image` → image, `input_audio` → audio, `input_file` → file),
 ///   `reasoning` (its `summary` and `content` texts), `function_call` / `function_call_output`,
-///   `custom_tool_call` / `custom_tool_call_output` (as `plugin_call` / `plugin_call_output`);
-///   other item types are skipped.
+///   `custom_tool_call` / `custom_tool_call_output` (as `plugin_call` / `plugin_call_output`),
+///   `mcp_approval_request` / `mcp_approval_response` (their fields as a data part); other item
+///   types are skipped.
 /// - `instructions` becomes a first `system` message and `developer` messages become `system`
 ///   ones (the reference drops both); `max_output_tokens` → `max_tokens` and `user` → `user_id`
 ///   (the reference drops them); `conversation` (a string or `{id}`) → `session_id`; `tools`
@@ -254,6 +255,14 @@ fn item_message(item: Value, i: usize) -> Result<Option<Value>> {
             "content": data(&mut item, &["call_id", "name", "input", "id"])}),
         "custom_tool_call_output" => json!({"type": "plugin_call_output", "role": "tool",
             "content": data(&mut item, &["call_id", "output", "id"])}),
+        // Human in the loop: an approval asked, and its answer (the Agent API's own types).
+        "mcp_approval_request" => with_id(
+            json!({"type": "mcp_approval_request", "role": "assistant",
+                   "content": data(&mut item, &["name", "arguments", "server_label"])}),
+            &item,
+        ),
+        "mcp_approval_response" => json!({"type": "mcp_approval_response", "role": "user",
+            "content": data(&mut item, &["approval_request_id", "approve", "reason", "id"])}),
         _ => return Ok(None),
     }))
 }
