@@ -16,8 +16,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The agent: by the words of its input, `throw-<kind>` throws an exotic value, `big` answers
- * 6 MiB, `slow` 30 words 30 ms apart, `wait` a word and then nothing until stopped, anything
- * else a short answer. A `tag-<name>` in the input is recorded in the probe (started, aborted).
+ * 6 MiB, `slow` 30 words 30 ms apart, `wait` a word and then nothing until stopped,
+ * `ask-input` (the last message) pauses for input, `count-turns` answers how many messages it
+ * got, anything else a short answer. A `tag-<name>` in the input is recorded in the probe (started, aborted).
  */
 export function guaranteeAgent() {
   return async (request, rb, { signal }) => {
@@ -36,6 +37,17 @@ export function guaranteeAgent() {
       throw values[kind];
     }
     const text = rb.message().content("text");
+    // The turns of a conversation: what the last message asks.
+    const last = JSON.stringify(Array.isArray(request.input) ? request.input.at(-1) ?? "" : "");
+    if (last.includes("ask-input")) {
+      text.delta("which one?");
+      rb.interrupt({ message: "which one?" });
+      return;
+    }
+    if (last.includes("count-turns")) {
+      text.delta(`turns:${(request.input ?? []).length}`);
+      return;
+    }
     if (input.includes("big")) {
       text.delta("A".repeat(6 * 1024 * 1024));
       return;
@@ -336,6 +348,39 @@ export const GUARANTEES = {
       await r.arrayBuffer();
     }
     assert.equal((await probe()).runs, before);
+  },
+
+  async "an A2A task that asks for input goes on with a message on it; its agent gets the conversation so far"(ctx) {
+    const { assert } = ctx;
+    const { post } = helpers(ctx);
+    const V1 = { "a2a-version": "1.0" };
+    const send = (id, text, taskId) => ({
+      jsonrpc: "2.0", id, method: "SendMessage",
+      params: { message: { messageId: `m-${id}-${serial++}`, role: "ROLE_USER", parts: [{ text }], ...(taskId ? { taskId } : {}) } },
+    });
+    const first = await (await post("/a2a", send(1, "ask-input"), V1)).json();
+    assert.equal(first.result?.task?.status?.state, "TASK_STATE_INPUT_REQUIRED", JSON.stringify(first).slice(0, 300));
+    const taskId = first.result.task.id;
+    const second = await (await post("/a2a", send(2, "count-turns", taskId), V1)).json();
+    assert.equal(second.result?.task?.status?.state, "TASK_STATE_COMPLETED", JSON.stringify(second).slice(0, 300));
+    const got = await (await post("/a2a", { jsonrpc: "2.0", id: 3, method: "GetTask", params: { id: taskId } }, V1)).json();
+    assert.equal(got.result?.status?.state, "TASK_STATE_COMPLETED");
+    assert.ok(JSON.stringify(got.result.artifacts).includes("turns:3"), JSON.stringify(got.result).slice(0, 300));
+    const after = await (await post("/a2a", send(4, "again", taskId), V1)).json();
+    assert.equal(after.error?.code, -32004, "an ended task takes no message");
+  },
+
+  async "a Responses request chained by previous_response_id gives its agent the earlier turn; another caller's is refused"(ctx) {
+    const { assert } = ctx;
+    const { post } = helpers(ctx);
+    const path = "/compatible-mode/v1/responses";
+    const first = await (await post(path, { model: "m", input: "hello" }, as("ann"))).json();
+    assert.equal(first.status, "completed", JSON.stringify(first).slice(0, 200));
+    const second = await (await post(path, { model: "m", input: "count-turns", previous_response_id: first.id }, as("ann"))).json();
+    assert.equal(second.output?.[0]?.content?.[0]?.text, "turns:3", JSON.stringify(second).slice(0, 300));
+    const other = await post(path, { model: "m", input: "count-turns", previous_response_id: first.id }, as("bob"));
+    assert.equal(other.status, 400);
+    await other.arrayBuffer();
   },
 
   async "credentialed CORS answers only the listed origin"(ctx) {
