@@ -158,7 +158,7 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
   // server's to choose.
   const namesTask = agentRequest.id != null;
   if (namesTask && !isRunId(agentRequest.id)) return errorOf("TASK_NOT_FOUND", "No task has the message's taskId.");
-  if (namesTask && !context.runId) return follow(server, request, rpc, protocol, context, answer, errorOf);
+  if (namesTask) return follow(server, request, rpc, protocol, context, answer, errorOf);
   const taskId = context.runId ?? runOfCall(rpc).id;
   checkEchoed(agentRequest.session_id, "message.contextId");
   const contextId = agentRequest.session_id ?? randomId("ctx_");

@@ -383,16 +383,28 @@ export class AgentApp {
     if (previous == null) return;
     const field = "previous_response_id";
     if (typeof previous !== "string") throw new HttpError("INVALID_REQUEST", "previous_response_id must be a string.", field);
-    const run = isRunId(previous) ? await this.#own(previous, context.principal, "openai-responses") : null;
+    const { run, log } = isRunId(previous) ? await this.#previous(previous, context.principal) : {};
     if (!run || run.meta?.store === false) throw new HttpError("INVALID_REQUEST", `Previous response with id '${previous.slice(0, 64)}' not found.`, field);
     if (run.status === "running") throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is still in progress.`, field);
-    const log = await this.#runs.wholeLog(run.key);
     if (log === null) throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is no longer kept whole.`, field);
     const { status, output, interrupts } = answerOf(log, run.protocol);
     const input = agentRequest.input ?? [];
     const resume = resumeOf(interrupts, input, status === "incomplete");
     if (resume) agentRequest.resume = resume;
     agentRequest.input = [...keptHistory([...(run.meta?.input ?? []), ...output]), ...input];
+  }
+
+  /**
+   * The caller's Responses run `id` and its whole log (`null` when no longer whole): from this
+   * instance's store, or (Durable Objects, where each run has its object) from the run's object.
+   */
+  async #previous(id, principal) {
+    const own = await this.#own(id, principal, "openai-responses");
+    if (own) return { run: own, log: await this.#runs.wholeLog(own.key) };
+    const owner = principalKey(principal);
+    const found = await this.#runs.store.elsewhere?.(scoped(owner, id));
+    if (!found || found.run.principal !== owner || found.run.protocol !== "openai-responses") return {};
+    return { run: found.run, log: found.run.first > 0 ? null : found.log };
   }
 
   /** The Responses `response` of run `key`; 410 when the log no longer holds all of it. */

@@ -17,6 +17,10 @@ const SLICE = 120 * 1024;
 const INTERNAL_ORIGIN = "https://agentwire.internal";
 export const SESSION_PATH = "/__agentwire/session";
 export const STATUS_PATH = "/__agentwire/status";
+/** The internal path an object answers another run's `get` and `log` on (RUN_HEADER, the body). */
+export const RUN_PATH = "/__agentwire/run";
+/** The header of RUN_PATH's answer holding what `get` gives, as URI-encoded JSON. */
+export const RUN_HEADER = "x-agentwire-run";
 
 /**
  * Runs kept by a Durable Object: in memory while the object lives, and in its storage
@@ -237,6 +241,27 @@ export class DurableObjectRunStore {
     const current = await this.#storage.getAlarm?.();
     const at = meta.endedAt + 2 * this.#o.retentionMs;
     if (current === null || current === undefined || current > at) await this.#storage.setAlarm(at);
+  }
+
+  /**
+   * Run `id` of another object (its `get`, and its `log` as one chunk), asked of the object
+   * named by `id`: `{run, log}`, or `null` when it has none (or no namespace is given). For a
+   * run the app names that this object does not hold (Responses `previous_response_id`).
+   */
+  async elsewhere(id) {
+    const ns = this.#namespace;
+    if (!ns) return null;
+    const res = await ns.get(ns.idFromName(id)).fetch(`${INTERNAL_ORIGIN}${RUN_PATH}?id=${encodeURIComponent(id)}`);
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw storeUnavailable(NAME, `the run's object answered ${res.status}`);
+    }
+    const run = JSON.parse(decodeURIComponent(res.headers.get(RUN_HEADER) ?? "null"));
+    return run ? { run, log: new Uint8Array(await res.arrayBuffer()) } : null;
   }
 
   async #session(session, op, run) {
