@@ -20,6 +20,8 @@ export type { ReadableStreamOut, TranslateOptions, TranslateStreamOptions } from
 export { StreamAssembler } from "./assembler.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
+export { answerInterrupts } from "./interrupts.js";
+export type { AnswerProtocol, InterruptAnswer, PausedSnapshot } from "./interrupts.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { upstream } from "./upstream.js";

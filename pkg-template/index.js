@@ -8,6 +8,7 @@ export { StreamAssembler } from "./assembler.js";
 export { Translator, translate } from "./translate.js";
 export { ContentBuilder, MessageBuilder, ResponseBuilder, ToolCallBuilder } from "./builder.js";
 export { convertHistory, fromAgUiMessages, fromResponsesInput, nextTurn, toAgUiMessages, toResponsesInput } from "./conversation.js";
+export { answerInterrupts } from "./interrupts.js";
 export { a2aAgentCard, a2aCall, a2aError, a2aTask } from "./a2a.js";
 export { AgentApp } from "./app.js";
 export { requestFor, upstream } from "./upstream.js";
