@@ -41,7 +41,11 @@ function responsesItems(snapshot, list) {
   const approvals = new Set((snapshot.output ?? []).filter((i) => i?.type === "mcp_approval_request").map((i) => i.id));
   const items = [];
   for (const { interrupt, payload } of list) {
-    if (approvals.has(interrupt.id)) {
+    if (interrupt.reason === "tool_call" && typeof interrupt.toolCallId === "string") {
+      // A client-side tool: its output answers it.
+      const output = payload === null ? "cancelled" : typeof payload === "string" ? payload : JSON.stringify(payload);
+      items.push({ type: "function_call_output", call_id: interrupt.toolCallId, output });
+    } else if (approvals.has(interrupt.id)) {
       const approve = payload === true || typeof payload === "string" || payload?.approved === true;
       const reason = typeof payload === "string" ? payload : typeof payload?.reason === "string" ? payload.reason : undefined;
       items.push({ type: "mcp_approval_response", approval_request_id: interrupt.id, approve, ...(reason === undefined ? {} : { reason }) });

@@ -1,9 +1,9 @@
 //! A paused run's interrupts in OpenAI Responses, which has no interrupt: each is an
 //! `mcp_approval_request` output item (`server_label` `"agentwire"`, `name` the reason,
 //! `arguments` the interrupt's JSON text) that a client answers with an `mcp_approval_response`
-//! naming its id; a tool call's interrupt (reason `tool_call` with a `toolCallId`) is asked by
-//! its `function_call` item already. Read back, agentwire's items give the interrupts whole, and
-//! another server's approval requests one interrupt each (reason `confirmation`).
+//! naming its id (a tool call's interrupt, with a `toolCallId`, also by the call's
+//! `function_call_output`). Read back, agentwire's items give the interrupts whole, and another
+//! server's approval requests one interrupt each (reason `confirmation`).
 
 use serde_json::{Map, Value};
 
@@ -17,7 +17,6 @@ pub const SERVER_LABEL: &str = "agentwire";
 /// The approval items of `r`'s interrupts, each as its JSON text.
 pub fn approval_items(r: &AgentResponse) -> Vec<Vec<u8>> {
     r.interrupts()
-        .filter(|i| !(str_field(i, "reason") == "tool_call" && i.contains_key("toolCallId")))
         .map(|i| {
             let mut out = Vec::new();
             raw(&mut out, "{\"id\":");
