@@ -112,10 +112,12 @@ export async function answerA2a(server, request, context) {
   const { frame, cursor } = call("a2aSubscribeHead", log, JSON.stringify({ id: rpc.id ?? null, version: rpc.version }));
   if (!paused) return sseResponse(prepend(frame, await server.stream(key, cursor, rebind)), rpc.taskId);
   const nextTurn = async () => {
-    const next = latest.n < MAX_TURNS ? await server.own(turnId(rpc.taskId, latest.n + 1), context.principal, protocol) : null;
+    const next = latest.n <= MAX_TURNS ? await server.own(turnId(rpc.taskId, latest.n + 1), context.principal, protocol) : null;
     if (!next) return null;
     const sender = JSON.stringify(next.meta?.rpcId ?? null);
-    return server.stream(next.key, -1, sender === to ? undefined : (chunk) => call("a2aRebindId", chunk, sender, to));
+    // From after its first event, the task as submitted: the subscriber has the task already,
+    // and its state does not go back.
+    return server.stream(next.key, 0, sender === to ? undefined : (chunk) => call("a2aRebindId", chunk, sender, to));
   };
   return sseResponse(followingTurn(frame, nextTurn), rpc.taskId);
 }
@@ -126,7 +128,8 @@ export async function answerA2a(server, request, context) {
  * canceled before its agent runs. `{key}`, or `{error, message}` when the turn cannot start.
  */
 async function startTurn(server, request, context, rpc, protocol, run, n, agentRequest, canceled = false) {
-  if (n > MAX_TURNS) return { error: "UNSUPPORTED_OPERATION", message: `Task ${rpc.taskId ?? agentRequest.id} has taken its ${MAX_TURNS} turns.` };
+  // The turn that cancels a paused task may go one past the last.
+  if (n > MAX_TURNS + (canceled ? 1 : 0)) return { error: "UNSUPPORTED_OPERATION", message: `Task ${rpc.taskId ?? agentRequest.id} has taken its ${MAX_TURNS} turns.` };
   const outcome = await turnOutcome(server.runs, run);
   if (outcome === null) return { error: -32603, message: "The task is larger than the server keeps; it cannot go on." };
   const taskId = run.meta?.builder?.responseId ?? agentRequest.id;
@@ -145,7 +148,10 @@ async function startTurn(server, request, context, rpc, protocol, run, n, agentR
     return { key };
   } catch (e) {
     if (e instanceof HttpError && (e.code === "SESSION_BUSY" || e.code === "RUN_EXISTS")) {
-      return { error: "UNSUPPORTED_OPERATION", message: `Task ${taskId} is going on; send the next message once it asks for one.` };
+      // Another message (or cancel) got there first.
+      return canceled
+        ? { error: "TASK_NOT_CANCELABLE", message: `Task ${taskId} went on meanwhile.` }
+        : { error: "UNSUPPORTED_OPERATION", message: `Task ${taskId} is going on; send the next message once it asks for one.` };
     }
     throw e;
   }

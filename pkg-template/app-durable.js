@@ -3,7 +3,7 @@
 // authorizes, chooses the run's id and forwards the run's requests; the object answers them
 // with an AgentApp of its own over a DurableObjectRunStore. A session's one running run is held
 // by an object of its own (durable.js's SessionHolder).
-import { DurableObjectRunStore, RUN_HEADER, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH } from "./durable.js";
+import { DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH } from "./durable.js";
 import { OwnerKey, principalKey, scoped } from "./app-principal.js";
 
 /** The header a front instance tells a run's object the run's id and owner with. */
@@ -79,8 +79,12 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
         const id = searchParams.get("id") ?? "";
         const run = await this.#store.get(id);
         if (!run) return new Response(null, { status: 404 });
+        const head = new TextEncoder().encode(`${JSON.stringify(run)}\n`);
         const log = await this.#store.log(id);
-        return new Response(log, { headers: { [RUN_HEADER]: encodeURIComponent(JSON.stringify(run)) } });
+        const body = new Uint8Array(head.length + log.length);
+        body.set(head);
+        body.set(log, head.length);
+        return new Response(body);
       }
       return app.fetch(request, this.#env, { waitUntil: (p) => this.#state.waitUntil?.(p) });
     }

@@ -10,12 +10,14 @@ import { Translator } from "./translate.js";
  */
 export const MAX_HISTORY_BYTES = 64 * 1024;
 
-/** The newest of `messages` within MAX_HISTORY_BYTES of JSON text, in order (what a run keeps). */
+const encoder = new TextEncoder();
+
+/** The newest of `messages` within MAX_HISTORY_BYTES of JSON text (UTF-8), in order (what a run keeps). */
 export function keptHistory(messages) {
   let bytes = 0;
   let keep = messages.length;
   while (keep > 0) {
-    const size = JSON.stringify(messages[keep - 1]).length + 1;
+    const size = encoder.encode(JSON.stringify(messages[keep - 1])).length + 1;
     if (bytes + size > MAX_HISTORY_BYTES) break;
     bytes += size;
     keep--;

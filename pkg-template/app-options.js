@@ -19,7 +19,14 @@ export const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 
 /** The options AgentApp takes. */
 export const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
-  "iconUrl", "url", "cardVersion", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+  "iconUrl", "url", "cardVersion", "listTasks", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+
+/**
+ * Who may list A2A tasks (`listTasks`): callers `authorize` names (the default: without it every
+ * caller is the same anonymous principal, whose tasks would be everyone's), `"all"` (anonymous
+ * callers too: one user, or tests), or nobody (`false`).
+ */
+const LIST_TASKS = ["authorized", "all", false];
 
 /** The agent card's versions (`cardVersion`): both in one card (the default), or one. */
 export const CARD_VERSIONS = ["both", "1.0", "0.3"];
@@ -156,6 +163,9 @@ export function readOptions(options) {
   if (o.cardVersion !== undefined && !CARD_VERSIONS.includes(o.cardVersion)) {
     throw fail('cardVersion must be "both", "1.0" or "0.3"', "cardVersion");
   }
+  if (o.listTasks !== undefined && !LIST_TASKS.includes(o.listTasks)) {
+    throw fail('listTasks must be "authorized", "all" or false', "listTasks");
+  }
   for (const key of ["authorize", "onError"]) {
     if (o[key] !== undefined && typeof o[key] !== "function") throw fail(`${key} must be a function`, key);
   }
@@ -166,6 +176,7 @@ export function readOptions(options) {
     agent: o.agent,
     card: { skills: o.skills, provider: o.provider, documentationUrl: o.documentationUrl, iconUrl: o.iconUrl, url: o.url },
     cardVersion: o.cardVersion ?? "both",
+    listTasks: o.listTasks ?? "authorized",
     paths: readPaths(o.paths),
     protocols: readProtocols(o.protocols),
     cors: readCors(o.cors),

@@ -29,12 +29,16 @@ function param(params, camel) {
 function count(value) {
   if (value === undefined || value === null) return undefined;
   const n = typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : value;
-  return Number.isInteger(n) && n >= 0 ? n : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= 0xffff_ffff ? n : NaN;
 }
 
 /** Answers ListTasks for the caller (`server` as answerA2a has it). */
 export async function listTasks(server, rpc, context, protocol, errorOf) {
   const store = server.runs.store;
+  const principal = server.owner(context.principal);
+  if (server.listTasks === false || (principal === null && server.listTasks !== "all")) {
+    return errorOf("UNSUPPORTED_OPERATION", "ListTasks lists a caller's own tasks: it needs callers `authorize` names (or the listTasks option).");
+  }
   if (typeof store.list !== "function") return errorOf("UNSUPPORTED_OPERATION", "ListTasks needs a run store that lists runs (MemoryRunStore).");
   const params = rpc.params ?? {};
   const contextId = param(params, "contextId");
@@ -51,7 +55,6 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   if (status != null && typeof status !== "string") return errorOf("INVALID_PARAMS", "status must be a string.");
   if (typeof includeArtifacts !== "boolean") return errorOf("INVALID_PARAMS", "includeArtifacts must be a boolean.");
 
-  const principal = server.owner(context.principal);
   // A task is its first turn's run; later turns are found from it.
   const first = (run) => !(run.meta?.turn > 1) && (contextId == null || run.meta?.builder?.sessionId === contextId);
   // A status filter needs each task's state: up to MAX_STATUS_SCAN tasks are read, then paged
@@ -74,11 +77,13 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   }
   const more = page.length > pageSize;
   if (more) page.pop();
+  // A status filter that read all it may (MAX_STATUS_SCAN) goes on from the last task it read.
+  const scanCut = !more && status != null && runs.length === MAX_STATUS_SCAN;
   const logs = [];
   for (const { key } of page) logs.push((await server.runs.wholeLog(key)) ?? new Uint8Array(0));
   const options = {
     id: rpc.id ?? null, historyLength, includeArtifacts, pageSize, totalSize: matched,
-    nextPageToken: more ? String(page[page.length - 1].seq) : "",
+    nextPageToken: more ? String(page[page.length - 1].seq) : scanCut ? String(runs[runs.length - 1].seq) : "",
   };
   return jsonText(call("a2aListAnswer", concatBytes(logs), Uint32Array.from(logs, (l) => l.length), JSON.stringify(options)));
 }

@@ -26,14 +26,17 @@ export async function latestTurn(own, taskId, principal, protocol) {
   const first = await own(turnId(taskId, 1), principal, protocol);
   if (!first) return null;
   let found = { run: first, n: 1 };
-  let missing = MAX_TURNS + 1;
-  for (let n = 2; n <= MAX_TURNS; n *= 2) {
+  // A task paused at its last turn can still be canceled: one more turn.
+  const last = MAX_TURNS + 1;
+  let missing = last + 1;
+  for (let n = 2; ; n = Math.min(2 * n, last)) {
     const run = await own(turnId(taskId, n), principal, protocol);
     if (!run) {
       missing = n;
       break;
     }
     found = { run, n };
+    if (n === last) break;
   }
   while (missing - found.n > 1) {
     const n = Math.floor((found.n + missing) / 2);

@@ -88,6 +88,13 @@ export interface AgentAppOptions {
    * @defaultValue `"both"`
    */
   cardVersion?: "both" | "1.0" | "0.3";
+  /**
+   * Who may call A2A `ListTasks` (each lists only their own tasks): callers `authorize` names;
+   * `"all"` also anonymous ones, who are all one principal (everyone sees every anonymous task:
+   * one user, or tests); `false`: nobody (-32004).
+   * @defaultValue "authorized"
+   */
+  listTasks?: "authorized" | "all" | false;
   /** Route paths (the reference's by default). */
   paths?: AgentAppPaths;
   /** Protocols to serve (all by default); a protocol switched off answers 404. */

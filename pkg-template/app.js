@@ -306,6 +306,7 @@ export class AgentApp {
       own: (id, principal, protocol) => this.#own(id, principal, protocol),
       stream: (key, after, rebind) => this.#stream(key, after, rebind),
       owner: (principal) => principalKey(principal),
+      listTasks: this.#o.listTasks,
     };
   }
 

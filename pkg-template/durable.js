@@ -17,10 +17,11 @@ const SLICE = 120 * 1024;
 const INTERNAL_ORIGIN = "https://agentwire.internal";
 export const SESSION_PATH = "/__agentwire/session";
 export const STATUS_PATH = "/__agentwire/status";
-/** The internal path an object answers another run's `get` and `log` on (RUN_HEADER, the body). */
+/**
+ * The internal path an object answers another run's `get` and `log` on: the body is what `get`
+ * gives as JSON text, a line feed, then the log's bytes.
+ */
 export const RUN_PATH = "/__agentwire/run";
-/** The header of RUN_PATH's answer holding what `get` gives, as URI-encoded JSON. */
-export const RUN_HEADER = "x-agentwire-run";
 
 /**
  * Runs kept by a Durable Object: in memory while the object lives, and in its storage
@@ -260,8 +261,11 @@ export class DurableObjectRunStore {
       await res.body?.cancel();
       throw storeUnavailable(NAME, `the run's object answered ${res.status}`);
     }
-    const run = JSON.parse(decodeURIComponent(res.headers.get(RUN_HEADER) ?? "null"));
-    return run ? { run, log: new Uint8Array(await res.arrayBuffer()) } : null;
+    const body = new Uint8Array(await res.arrayBuffer());
+    const end = body.indexOf(10);
+    if (end === -1) throw storeUnavailable(NAME, "the run's object answered no run");
+    const run = JSON.parse(new TextDecoder().decode(body.subarray(0, end)));
+    return run ? { run, log: body.slice(end + 1) } : null;
   }
 
   async #session(session, op, run) {

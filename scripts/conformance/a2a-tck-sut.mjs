@@ -75,11 +75,13 @@ export async function tckAgent(request, rb, { signal } = {}) {
 /**
  * The AgentApp the TCK tests: default options but the card, which the TCK checks against the
  * strict 1.0 schema (it rejects the 0.3 fields of the default card, "both", and requires
- * `skills`: CARD-STRUCT-001 fails without either). The skill is the TCK's own SUT's.
+ * `skills`: CARD-STRUCT-001 fails without either), and `listTasks: "all"`: the TCK's client
+ * sends no credentials, and an app without `authorize` lists tasks only when told that its
+ * anonymous callers (all one principal) may see each other's. The skill is the TCK's own SUT's.
  */
 export function tckApp() {
   return new AgentApp({
-    name: "agentwire TCK agent", agent: tckAgent, cardVersion: "1.0",
+    name: "agentwire TCK agent", agent: tckAgent, cardVersion: "1.0", listTasks: "all",
     skills: [{ id: "tck", name: "TCK Conformance", description: "Handles TCK conformance test messages", tags: ["tck"] }],
   });
 }

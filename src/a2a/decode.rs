@@ -494,12 +494,23 @@ fn task_status(task: &JsonMap, last: bool) -> JsonMap {
 /// as agentwire writes them), or one made of the message (`id` its `messageId`, `message` its
 /// text), `reason` `input_required` (`auth_required` for an auth-required state).
 fn interrupts_of(state: &str, message: Option<&JsonMap>) -> Value {
-    if let Some(list) = message
+    // agentwire's: those with a non-empty string id and a string reason.
+    let carried: Vec<Value> = message
         .and_then(|m| m.get("metadata"))
         .and_then(|md| md.get("interrupts"))
-        .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
-    {
-        return list.clone();
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|i| {
+            i.get("id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| !id.is_empty())
+                && i.get("reason").is_some_and(Value::is_string)
+        })
+        .cloned()
+        .collect();
+    if !carried.is_empty() {
+        return Value::Array(carried);
     }
     let mut interrupt = JsonMap::new();
     let id = message.map_or("", |m| str_field(m, "messageId"));

@@ -625,16 +625,16 @@ impl Encoder for AgUiEncoder {
     }
 }
 
-/// `,"key":"value"`.
-/// The keys of an AG-UI interrupt (a closed object).
-const INTERRUPT_KEYS: [&str; 7] = [
-    "id",
-    "reason",
-    "message",
-    "toolCallId",
-    "responseSchema",
-    "expiresAt",
-    "metadata",
+/// The keys of an AG-UI interrupt (a closed object), and whether each holds a string (else an
+/// object).
+const INTERRUPT_KEYS: [(&str, bool); 7] = [
+    ("id", true),
+    ("reason", true),
+    ("message", true),
+    ("toolCallId", true),
+    ("responseSchema", false),
+    ("expiresAt", true),
+    ("metadata", false),
 ];
 
 /// `,"outcome":{"type":"interrupt",…}` for a paused run with interrupts; nothing without.
@@ -651,10 +651,12 @@ fn interrupt_outcome(r: &AgentResponse, out: &mut Vec<u8>) {
         );
         first = false;
         let mut key_first = true;
-        for (key, v) in interrupt
-            .iter()
-            .filter(|(k, _)| INTERRUPT_KEYS.contains(&k.as_str()))
-        {
+        // Only the keys AG-UI has, each of its type: a client's schema check refuses others.
+        for (key, v) in interrupt.iter().filter(|(k, v)| {
+            INTERRUPT_KEYS
+                .iter()
+                .any(|(name, text)| name == k && if *text { v.is_string() } else { v.is_object() })
+        }) {
             if !key_first {
                 raw(out, ",");
             }
@@ -670,6 +672,7 @@ fn interrupt_outcome(r: &AgentResponse, out: &mut Vec<u8>) {
     }
 }
 
+/// `,"key":"value"`.
 fn field(out: &mut Vec<u8>, key: &str, v: &str) {
     raw(out, ",\"");
     raw(out, key);

@@ -70,7 +70,7 @@ impl AgentResponse {
 
     /// The interrupts a paused run (status `incomplete`) waits on: the objects of the
     /// response's `interrupts` (an agentwire extension, AG-UI's interrupt shape) that have a
-    /// string `id` and `reason`; others are skipped.
+    /// non-empty string `id` and a string `reason`; others are skipped.
     pub fn interrupts(&self) -> impl Iterator<Item = &JsonMap> {
         self.extra
             .get("interrupts")
@@ -79,7 +79,9 @@ impl AgentResponse {
             .flatten()
             .filter_map(serde_json::Value::as_object)
             .filter(|i| {
-                i.get("id").is_some_and(serde_json::Value::is_string)
+                i.get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| !id.is_empty())
                     && i.get("reason").is_some_and(serde_json::Value::is_string)
             })
     }

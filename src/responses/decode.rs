@@ -9,7 +9,7 @@
 //! | `response.completed` / `failed` / `incomplete`   | items of `response.output` not done yet complete, then the response `completed` / `failed` / `incomplete` (`canceled` for status `cancelled`), `output` = every item |
 //! | `error`                                          | response `failed` (`code` or `server_error`) |
 //! | `output_item.added` / `.done`                    | message `in_progress` / `completed` (`message`, `reasoning`, `function_call`, `function_call_output`, `mcp_call`; any other item type becomes a message of that type with the item as a data part) |
-//! | `mcp_approval_request` items in the final `output` | the run ends `incomplete` (a pause), `interrupts` the requests (`approvals.rs`) |
+//! | `mcp_approval_request` items in the final `output` of an `incomplete` response | `interrupts`, what the pause waits on (`approvals.rs`) |
 //! | `output_text.*`, `refusal.*`                     | `text` / `refusal` part deltas and completed values |
 //! | `reasoning_text.*`, `reasoning_summary_text.*`   | `text` parts of the `reasoning` message, numbered in order of first sight (summary and content parts share the numbering) |
 //! | `function_call_arguments.*`, `mcp_call_arguments.*` | data part 0: `{call_id, name, arguments}` snapshot, then `{arguments}` deltas, then the completed value |
@@ -357,8 +357,8 @@ impl ResponsesDecoder {
                 }
             }
         }
-        // A pause: approval requests in the output (agentwire's interrupts, or another server's
-        // requests) end the run waiting for them.
+        // A pause (an incomplete response): what its approval requests ask (agentwire's
+        // interrupts, or another server's requests). A completed response stays completed.
         let interrupts: Vec<Value> = resp
             .get("output")
             .and_then(Value::as_array)
@@ -367,11 +367,6 @@ impl ResponsesDecoder {
             .filter_map(Value::as_object)
             .filter_map(super::approvals::interrupt_of)
             .collect();
-        let status = if interrupts.is_empty() || status != RunStatus::Completed {
-            status
-        } else {
-            RunStatus::Incomplete
-        };
         let mut r = self.response(status.clone());
         if !interrupts.is_empty() && status == RunStatus::Incomplete {
             r.extra

@@ -62,6 +62,9 @@ pub fn interrupts(text: Option<&str>) -> Result<Vec<JsonMap>> {
                 ],
                 WHAT,
             )?;
+            if opt_string(&bag, "id", WHAT)?.is_some_and(|id| id.is_empty()) {
+                return Err(invalid(format!("{WHAT}: id must not be empty")).with_field("id"));
+            }
             let mut out = JsonMap::new();
             for key in ["id", "reason", "message", "toolCallId", "expiresAt"] {
                 if let Some(s) = opt_string(&bag, key, WHAT)? {

@@ -60,7 +60,7 @@ test("rb.interrupt() pauses a run: Agent API incomplete with interrupts, AG-UI i
 });
 
 test("rb.interrupt() refuses bad interrupts with INVALID_OPTION and stays usable; a default interrupt gets an id", async () => {
-  const bad = [[{ reason: 1 }], [{ nope: true }], [], ["text"], Array.from({ length: 65 }, () => ({}))];
+  const bad = [[{ reason: 1 }], [{ nope: true }], [], ["text"], [{ id: "" }], Array.from({ length: 65 }, () => ({}))];
   for (const interrupts of bad) {
     const rb = new ResponseBuilder();
     assert.throws(() => rb.interrupt(interrupts), (e) => e.code === "INVALID_OPTION", JSON.stringify(interrupts).slice(0, 40));
@@ -156,6 +156,7 @@ test("a paused task can be canceled (CANCELED, its agent not called again) and i
     assert.equal(got[0].result.task.status.state, "TASK_STATE_INPUT_REQUIRED");
     const states = got.map((e) => e.result.statusUpdate?.status?.state).filter(Boolean);
     assert.equal(states.at(-1), "TASK_STATE_COMPLETED", JSON.stringify(states));
+    assert.ok(got.slice(1).every((e) => !e.result.task), "the next turn follows as updates, its state never back to submitted");
     const subscriberId = got[0].id;
     assert.ok(got.every((e) => e.id === subscriberId), "every event answers the subscriber's request");
   } finally {
@@ -195,8 +196,11 @@ test("ListTasks: the caller's tasks newest first, by context, paged with nextPag
     } while (token !== "");
     assert.deepEqual(pages, [[ids[2], ids[1]], [ids[0]]]);
 
-    const bad = await (await post(`${base}/a2a`, rpc("ListTasks", { pageSize: 0 }), as("ann"))).json();
-    assert.equal(bad.error?.code, -32602);
+    for (const params of [{ pageSize: 0 }, { pageSize: "x" }, { historyLength: 1e20 }, { historyLength: -1 }, { includeArtifacts: "yes" }, { contextId: 5 }, { pageToken: 1.5 }]) {
+      const bad = await post(`${base}/a2a`, rpc("ListTasks", params), as("ann"));
+      assert.equal(bad.status, 200, JSON.stringify(params));
+      assert.equal((await bad.json()).error?.code, -32602, JSON.stringify(params));
+    }
     const badToken = await (await post(`${base}/a2a`, rpc("ListTasks", { pageToken: "x".repeat(300) }), as("ann"))).json();
     assert.equal(badToken.error?.code, -32602);
   } finally {
@@ -219,6 +223,61 @@ test("a task keeps at most 64 KiB of conversation for its next turns: the oldest
     assert.ok(!turn3.some((m) => m.includes("aaaa")), "the oldest message was left out");
     assert.ok(turn3.includes(`user:${big("b")}`), "the newer one is kept");
     assert.equal(JSON.stringify(turn3.slice(0, -1)).length < 64 * 1024 + 1024, true);
+  } finally {
+    server.close();
+  }
+});
+
+test("ListTasks: anonymous callers (one principal without authorize) list nothing unless listTasks is \"all\"; a status filter pages past what one call reads", async () => {
+  const agent = (request, rb) => {
+    rb.message().content("text").delta("ok");
+    if (textOf(request.input.at(-1)) === "pause") rb.interrupt();
+  };
+  const closed = await listen(new AgentApp({ agent }));
+  try {
+    await post(`${closed.base}/a2a`, rpc("SendMessage", { message: message("secret") }), V1);
+    const refused = await (await post(`${closed.base}/a2a`, rpc("ListTasks", {}), V1)).json();
+    assert.equal(refused.error?.code, -32004, JSON.stringify(refused));
+  } finally {
+    closed.server.close();
+  }
+  const open = await listen(new AgentApp({ agent, listTasks: "all" }));
+  try {
+    const paused = [];
+    for (let i = 0; i < 3; i++) paused.push((await (await post(`${open.base}/a2a`, rpc("SendMessage", { message: message("pause") }), V1)).json()).result.task.id);
+    // More completed tasks after them than one filtered call reads (500).
+    await Promise.all(Array.from({ length: 510 }, () => post(`${open.base}/a2a`, rpc("SendMessage", { message: message("x") }), V1).then((r) => r.text())));
+    const found = [];
+    let token = "";
+    let calls = 0;
+    do {
+      const page = (await (await post(`${open.base}/a2a`, rpc("ListTasks", { status: "TASK_STATE_INPUT_REQUIRED", pageToken: token }), V1)).json()).result;
+      found.push(...page.tasks.map((t) => t.id));
+      token = page.nextPageToken;
+      calls++;
+    } while (token !== "" && calls < 10);
+    assert.deepEqual(found.sort(), [...paused].sort());
+    assert.ok(calls >= 2, "the first call read only the newest 500");
+  } finally {
+    open.server.close();
+  }
+});
+
+test("a task paused at its last turn (100) can still be canceled; a message past it is refused", async () => {
+  const agent = (request, rb) => { rb.interrupt({ message: "more?" }); };
+  const { server, base } = await listen(new AgentApp({ agent }));
+  try {
+    const first = (await (await post(`${base}/a2a`, rpc("SendMessage", { message: message("go") }), V1)).json()).result.task;
+    for (let turn = 2; turn <= 100; turn++) {
+      const next = await (await post(`${base}/a2a`, rpc("SendMessage", { message: message("go", { taskId: first.id }) }), V1)).json();
+      assert.equal(next.result?.task?.status?.state, "TASK_STATE_INPUT_REQUIRED", `turn ${turn}`);
+    }
+    const past = await (await post(`${base}/a2a`, rpc("SendMessage", { message: message("go", { taskId: first.id }) }), V1)).json();
+    assert.equal(past.error?.code, -32004);
+    const canceled = await (await post(`${base}/a2a`, rpc("CancelTask", { id: first.id }), V1)).json();
+    assert.equal(canceled.result?.status?.state, "TASK_STATE_CANCELED", JSON.stringify(canceled).slice(0, 200));
+    const got = await (await post(`${base}/a2a`, rpc("GetTask", { id: first.id }), V1)).json();
+    assert.equal(got.result.status.state, "TASK_STATE_CANCELED");
   } finally {
     server.close();
   }

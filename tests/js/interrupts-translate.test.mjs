@@ -59,3 +59,30 @@ for (const [from, to] of PAIRS) {
     assert.deepEqual(read.interrupts, [INTERRUPT], JSON.stringify(read));
   });
 }
+
+test("interrupts of the wrong shape from an upstream are left out, never written as invalid AG-UI", async () => {
+  const status = { state: "TASK_STATE_INPUT_REQUIRED", message: { messageId: "q", role: "ROLE_AGENT", parts: [{ text: "Which?" }],
+    metadata: { interrupts: [null, { id: "" , reason: "r" }, { id: "a", reason: "r", message: 5, responseSchema: "x", expiresAt: 7, extra: 1 }] } } };
+  const a2a = [
+    { jsonrpc: "2.0", id: 1, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_SUBMITTED" } } } },
+    { jsonrpc: "2.0", id: 1, result: { statusUpdate: { taskId: "t", contextId: "c", status } } },
+  ].map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+  const out = await bytesOf(translate(new Response(a2a), { from: "a2a", to: "ag-ui" }));
+  const last = payloads(out).at(-1);
+  assert.deepEqual(last.outcome, { type: "interrupt", interrupts: [{ id: "a", reason: "r" }] });
+  assert.equal(interruptsRead("ag-ui", out).outcome, "incomplete", "agentwire's own AG-UI reader accepts it");
+});
+
+test("a completed OpenAI response with another server's approval request stays completed", async () => {
+  const response = { id: "resp_1", object: "response", created_at: 1, status: "completed", model: "m",
+    output: [{ id: "mcpr_1", type: "mcp_approval_request", name: "ask", arguments: "{}", server_label: "deepwiki" }] };
+  const events = [
+    { type: "response.created", sequence_number: 0, response: { ...response, status: "in_progress", output: [] } },
+    { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: response.output[0] },
+    { type: "response.output_item.done", sequence_number: 2, output_index: 0, item: response.output[0] },
+    { type: "response.completed", sequence_number: 3, response },
+  ].map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+  const read = interruptsRead("openai-responses", new TextEncoder().encode(events));
+  assert.equal(read.outcome, "completed");
+  assert.equal(read.interrupts, undefined);
+});
