@@ -119,7 +119,9 @@ export async function answerA2a(server, request, context) {
     // and its state does not go back.
     return server.stream(next.key, 0, sender === to ? undefined : (chunk) => call("a2aRebindId", chunk, sender, to));
   };
-  return sseResponse(followingTurn(frame, nextTurn), rpc.taskId);
+  // Bounded: a subscription past the caps gets the task as it stands, then the stream ends.
+  const release = server.follows.take(server.owner(context.principal)) ?? undefined;
+  return sseResponse(followingTurn(frame, nextTurn, release), rpc.taskId);
 }
 
 /**

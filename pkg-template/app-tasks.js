@@ -12,6 +12,31 @@ export const FOLLOW_MS = 60_000;
 /** How often such a subscription looks for the next turn (ms). */
 const FOLLOW_POLL_MS = 250;
 
+/** The most subscriptions waiting on paused tasks' next turns, per principal and in all (per app). */
+export const MAX_FOLLOWING = { perPrincipal: 16, total: 1000 };
+
+/** Counts the subscriptions waiting on paused tasks: `take(owner)` gives a release, or null when full. */
+export class FollowCaps {
+  #by = new Map();
+  #total = 0;
+
+  take(owner) {
+    const mine = this.#by.get(owner) ?? 0;
+    if (mine >= MAX_FOLLOWING.perPrincipal || this.#total >= MAX_FOLLOWING.total) return null;
+    this.#by.set(owner, mine + 1);
+    this.#total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#total--;
+      const left = this.#by.get(owner) - 1;
+      if (left > 0) this.#by.set(owner, left);
+      else this.#by.delete(owner);
+    };
+  }
+}
+
 /** The store id of turn `n` (1, 2, …) of task `taskId`. */
 export function turnId(taskId, n) {
   return n === 1 ? taskId : `${taskId}#${n}`;
@@ -67,36 +92,45 @@ export function nextInput(run, output, input) {
 
 /**
  * A stream of `head` (the paused task as it stands), then the next turn's events once it starts
- * (`next()`: its stream, or `null` while there is none), polled every FOLLOW_POLL_MS for FOLLOW_MS at
- * most; it ends there, or when the reader cancels.
+ * (`next()`: its stream, or `null` while there is none), polled every FOLLOW_POLL_MS for
+ * FOLLOW_MS at most; it ends there, or when the reader cancels. `release` is called once it
+ * ended, however; without one (the caps are full) the stream ends after `head`.
  */
-export function followingTurn(head, next) {
+export function followingTurn(head, next, release) {
   let reader = null;
   let canceled = false;
   let sent = false;
+  const end = (c) => {
+    release?.();
+    c.close();
+  };
   return new ReadableStream({
     async pull(c) {
       if (!sent) {
         sent = true;
         c.enqueue(head);
+        if (!release) c.close();
         return;
       }
-      const until = Date.now() + FOLLOW_MS;
-      while (reader === null) {
-        if (canceled || Date.now() >= until) {
-          c.close();
-          return;
+      try {
+        const until = Date.now() + FOLLOW_MS;
+        while (reader === null) {
+          if (canceled || Date.now() >= until) return end(c);
+          const stream = await next();
+          if (stream) reader = stream.getReader();
+          else await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
         }
-        const stream = await next();
-        if (stream) reader = stream.getReader();
-        else await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+        const { done, value } = await reader.read();
+        if (done) end(c);
+        else c.enqueue(value);
+      } catch (e) {
+        release?.();
+        c.error(e);
       }
-      const { done, value } = await reader.read();
-      if (done) c.close();
-      else c.enqueue(value);
     },
     cancel(reason) {
       canceled = true;
+      release?.();
       return reader?.cancel(reason);
     },
   });

@@ -15,6 +15,7 @@ import { RunManager } from "./app-runs.js";
 import { RunCaps } from "./app-caps.js";
 import { FRONT_ENDS, isRunId, mapRequest, runOf } from "./app-protocols.js";
 import { answerOf, keptHistory, resumeOf } from "./app-history.js";
+import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
@@ -307,6 +308,7 @@ export class AgentApp {
       stream: (key, after, rebind) => this.#stream(key, after, rebind),
       owner: (principal) => principalKey(principal),
       listTasks: this.#o.listTasks,
+      follows: new FollowCaps(),
     };
   }
 

@@ -282,3 +282,43 @@ test("a task paused at its last turn (100) can still be canceled; a message past
     server.close();
   }
 });
+
+test("subscriptions waiting on a paused task are capped per principal (16): past it the task as it stands, then the end; a closed one frees its place", async () => {
+  const agent = (request, rb) => { rb.interrupt({ message: "more?" }); };
+  const { server, base } = await listen(new AgentApp({ agent }));
+  try {
+    const task = (await (await post(`${base}/a2a`, rpc("SendMessage", { message: message("go") }), V1)).json()).result.task;
+    const controllers = [];
+    const open = [];
+    for (let i = 0; i < 16; i++) {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const res = await fetch(`${base}/a2a`, { method: "POST", signal: controller.signal, headers: { "content-type": "application/json", ...V1 }, body: JSON.stringify(rpc("SubscribeToTask", { id: task.id })) });
+      const reader = res.body.getReader();
+      const { value } = await reader.read();
+      assert.match(new TextDecoder().decode(value), /TASK_STATE_INPUT_REQUIRED/);
+      open.push(reader);
+    }
+    // The 17th: the task, then the end at once.
+    const started = Date.now();
+    const past = await events(await post(`${base}/a2a`, rpc("SubscribeToTask", { id: task.id }), V1));
+    assert.equal(past.length, 1);
+    assert.equal(past[0].result.task.status.state, "TASK_STATE_INPUT_REQUIRED");
+    assert.ok(Date.now() - started < 5000);
+    // One closes: its place is free again.
+    await open[0].cancel();
+    controllers[0].abort();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const again = await fetch(`${base}/a2a`, { method: "POST", headers: { "content-type": "application/json", ...V1 }, body: JSON.stringify(rpc("SubscribeToTask", { id: task.id })) });
+    const reader = again.body.getReader();
+    await reader.read();
+    const second = await Promise.race([reader.read().then(() => "more"), new Promise((resolve) => setTimeout(() => resolve("waiting"), 500))]);
+    assert.equal(second, "waiting", "it follows the task again");
+    await reader.cancel();
+    for (const r of open.slice(1)) await r.cancel();
+    controllers.forEach((c) => c.abort());
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
