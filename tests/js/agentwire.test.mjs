@@ -11,7 +11,7 @@ for (const [name, run] of Object.entries(cases)) {
 
 test("the package exports exactly the public API", () => {
   assert.deepStrictEqual(Object.keys(api).sort(), ["AgentApp", "AgentwireError", "ContentBuilder", "MemoryRunStore", "MessageBuilder", "RedisRunStore", "ResponseBuilder", "RunStoreError",
-    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "convertHistory", "fromAgUiMessages", "fromResponsesInput", "nextTurn",
+    "StreamAssembler", "ToolCallBuilder", "Translator", "a2aAgentCard", "a2aCall", "a2aError", "a2aRequest", "a2aTask", "agUiRequest", "answerInterrupts", "convertHistory", "fromAgUiMessages", "fromResponsesInput", "nextTurn",
     "parseEvent", "parseRequest", "requestFor", "responsesRequest", "toAgUiMessages", "toResponsesInput", "translate", "upstream", "wasmMemoryBytes"]);
 });
 
