@@ -15,6 +15,11 @@ export async function fuzzAgent(request, rb, { signal }) {
   rb.toolOutput({ type: "function", callId: "call_1", name: "lookup", output: "42" });
   const text = rb.message().content("text");
   text.delta("Sunny in ");
+  // A pause for a person, so that messages on the task (and chained responses) go on from it.
+  if (JSON.stringify(request.input?.at?.(-1) ?? "").includes("pause")) {
+    rb.interrupt({ message: "Which city?" });
+    return;
+  }
   if (JSON.stringify(request.input ?? "").includes("wait")) {
     await new Promise((resolve) => {
       if (signal.aborted) resolve();

@@ -23,6 +23,7 @@ function fuzzApp(reported) {
     agent: fuzzAgent,
     maxBodyBytes: 64 * 1024,
     runs: { abandonAfterMs: ABANDON_MS, maxRunningPerPrincipal: 10_000, maxRunning: 10_000 },
+    listTasks: "all",
     // Reported: anything but the agent's own failures (the fuzz agent throws on purpose) and the
     // client-caused ends of a run; a run lost (RUN_LOST), a store outage or a server bug is one.
     onError: (e, context) => {
@@ -128,11 +129,18 @@ function corpusRequest(next, runIds) {
     `/compatible-mode/v1/responses/${encodeURIComponent(known)}`, `/compatible-mode/v1/responses/${encodeURIComponent(known)}/cancel`];
   const route = next() % 2 === 0 ? pick(Object.keys(VALID)) : pick(routes);
   let body = VALID[route] ?? pick(Object.values(VALID));
-  if (next() % 5 === 0) body = body.replace('"hi"', '"wait"');
+  if (next() % 5 === 0) body = body.replace('"hi"', pick(['"wait"', '"pause"']));
+  if (route === "/compatible-mode/v1/responses" && next() % 3 === 0) {
+    // A chained request: to a run of this app, or to none.
+    body = JSON.stringify({ model: "m", input: pick(["hi", "pause", [{ type: "mcp_approval_response", approval_request_id: known, approve: true }]]),
+      previous_response_id: pick([known, "resp_nope", 7, "z".repeat(300)]) });
+  }
   if (route === "/a2a" && next() % 2 === 0) {
-    const method = pick(["GetTask", "CancelTask", "SubscribeToTask", "SendStreamingMessage", "ListTasks", "CreateTaskPushNotificationConfig"]);
-    body = JSON.stringify({ jsonrpc: "2.0", id: pick([1, "x", null, "z".repeat(300)]), method, params: { id: known, historyLength: pick([0, 1, -1, 1e9]),
-      message: { messageId: "m", role: "ROLE_USER", taskId: pick([undefined, known, "é"]), parts: [{ text: pick(["hi", "wait"]) }] } } });
+    const method = pick(["GetTask", "CancelTask", "SubscribeToTask", "SendStreamingMessage", "SendMessage", "ListTasks", "CreateTaskPushNotificationConfig"]);
+    body = JSON.stringify({ jsonrpc: "2.0", id: pick([1, "x", null, "z".repeat(300)]), method, params: { id: known, historyLength: pick([0, 1, -1, 1e9, 1e20, "7"]),
+      message: { messageId: "m", role: "ROLE_USER", taskId: pick([undefined, known, "é"]), contextId: pick([undefined, "ctx", "z".repeat(300)]), parts: [{ text: pick(["hi", "wait", "pause"]) }] },
+      pageSize: pick([undefined, 0, 1, 100, 101, "5", -1, 1e20]), page_token: pick([undefined, "", "1", "x", 1e20, {}]),
+      status: pick([undefined, "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_COMPLETED", 5]), includeArtifacts: pick([undefined, true, "yes"]) } });
   }
   if (next() % 3 !== 0) body = mutate(body, next);
   if (next() % 15 === 0) body = "x".repeat(70 * 1024);
