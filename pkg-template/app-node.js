@@ -57,12 +57,12 @@ async function serve(fetch, req, res, maxBodyBytes, report) {
   res.on("error", () => {});
   const method = req.method ?? "GET";
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    discardAfter(req, res, maxBodyBytes);
+    discardAfter(req, res, maxBodyBytes, true);
     return refuse(res, "METHOD_NOT_ALLOWED", `${method} is not allowed.`, undefined, { allow: "GET, HEAD, POST, OPTIONS" });
   }
   const url = urlOf(req);
   if (url === null) {
-    discardAfter(req, res, maxBodyBytes);
+    discardAfter(req, res, maxBodyBytes, true);
     return refuse(res, "INVALID_REQUEST", "The request's Host header is not valid.", "host");
   }
   const controller = new AbortController();
@@ -215,25 +215,40 @@ function bodyOf(req) {
 }
 
 /**
- * Once the answer is sent, drops what the handler left of the body, up to `bound` bytes and
- * DISCARD_MS; past either, the connection is closed. Nothing of it is kept.
+ * Drops what is left of a body, up to `bound` bytes past which the connection is closed, and
+ * for DISCARD_MS once the answer is sent. `now`: from the start (a refused request, whose body
+ * nobody reads: it is read and dropped at once, so a client that leaves is seen even while its
+ * answer waits behind a pipelined one; past the bound it is closed once the answer is out, or
+ * at once past twice the bound); otherwise once the answer is sent (a handler may still read it
+ * until then). Nothing of it is kept.
  */
-function discardAfter(req, res, bound) {
-  res.once("finish", () => {
+function discardAfter(req, res, bound, now = false) {
+  if (now) discard(req, res, bound);
+  else res.once("finish", () => discard(req, res, bound));
+}
+
+function discard(req, res, bound) {
+  if (req.complete || req.destroyed) return;
+  let left = bound;
+  let timer = null;
+  const close = () => {
+    clearTimeout(timer);
+    req.destroy();
+  };
+  const sent = () => {
     if (req.complete || req.destroyed) return;
-    let left = bound;
-    const timer = setTimeout(() => req.destroy(), DISCARD_MS);
+    if (left < 0) return close();
+    timer = setTimeout(close, DISCARD_MS);
     timer.unref?.();
-    req.removeAllListeners("data");
-    req.on("data", (chunk) => {
-      left -= chunk.byteLength;
-      if (left < 0) {
-        clearTimeout(timer);
-        req.destroy();
-      }
-    });
-    req.once("end", () => clearTimeout(timer));
-    req.on("error", () => {});
-    req.resume();
+  };
+  if (res.writableFinished) sent();
+  else res.once("finish", sent);
+  req.removeAllListeners("data");
+  req.on("data", (chunk) => {
+    left -= chunk.byteLength;
+    if (left < 0 && (res.writableFinished || left < -bound)) close();
   });
+  req.once("end", () => clearTimeout(timer));
+  req.on("error", () => {});
+  req.resume();
 }

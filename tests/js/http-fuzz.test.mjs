@@ -225,3 +225,29 @@ test("a body cut short by a dropped connection is the client's fault: no 500, no
     server.closeAllConnections?.();
   }
 });
+
+// Raw seed 12: a refused request pipelined behind an endless stream waited, unread, for its
+// answer to be sent; its body kept the connection paused, the client's leaving was never read,
+// and the stream's run kept its reader for ever.
+test("a client that leaves while a refused request waits behind its stream: the run is abandoned (raw seed 12)", async () => {
+  const reported = [];
+  const app = fuzzApp(reported);
+  const { server, base } = await listen(app);
+  try {
+    const first = "POST /process HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + "2d\r\n{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"\r\n18\r\ntext\",\"text\":\"wait\"}]}]}\r\n0\r\n\r\n";
+    for (const second of [
+      `POST /ag-ui HTTP/1.1\r\nHost: h#x\r\ncontent-type: application/json\r\nContent-Length: 71680\r\n\r\n${"x".repeat(71680)}`,
+      `TRACE /ag-ui HTTP/1.1\r\nHost: h\r\nContent-Length: 71680\r\n\r\n${"x".repeat(71680)}`,
+    ]) {
+      const { answer } = await rawExchange(new URL(base).port, first + second);
+      assert.match(answer, /^HTTP\/1\.1 200/);
+      await allRunsEnd(app, 5000);
+    }
+    await stillServes(base);
+  } finally {
+    await app.close();
+    server.close();
+    server.closeAllConnections?.();
+  }
+});
