@@ -18,22 +18,7 @@
 //
 // The scripts that write and read the log; the others are in store-redis-scripts.js.
 
-const RO = "#!lua flags=no-writes\n";
-// Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write).
-const DENY_OOM = "#!lua\n";
-
-// Whether the caller (owner) holds run id's lease; takes it back when it lapsed unnoticed.
-const HOLDS = `
-local function holds(p, id, owner, leaseMs)
-  local status = redis.call('HGET', p .. 'run:' .. id, 'status')
-  if status ~= 'running' then return status or 'unknown' end
-  local lease = redis.call('GET', p .. 'lease:' .. id)
-  if lease == owner then return 'held' end
-  if lease then return 'lost' end
-  redis.call('SET', p .. 'lease:' .. id, owner, 'PX', leaseMs)
-  return 'held'
-end
-`;
+import { AGE, DENY_OOM, HOLDS_FN as HOLDS, RO } from "./store-redis-scripts.js";
 
 // Headers: the first id; the first id, start and end offsets (numbers); where the k-th event
 // kept starts; a header of events from \`first\`, starting at \`start\`, ending at ends[i..].
@@ -54,18 +39,6 @@ local function start_of(header, k)
 end
 local function header(first, start, ends, i)
   return string.format('%d:%d:', first, start) .. table.concat(ends, ',', i)
-end
-`;
-
-// Reads only: the age of an ended run by the store's clock (`now`, ms), against retention (its
-// keys expire by Redis's clock as well, which frees them).
-const AGE = `
-local function past(h_status, h_endedAt, now, retention)
-  if h_status == 'running' then return 0 end
-  local age = tonumber(now) - tonumber(h_endedAt or 0)
-  if age > 2 * tonumber(retention) then return 2 end
-  if age > tonumber(retention) then return 1 end
-  return 0
 end
 `;
 

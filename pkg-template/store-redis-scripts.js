@@ -1,6 +1,7 @@
 // The Lua scripts of RedisRunStore (redis.js): every step that reads and writes is one script,
-// atomic on one Redis server. Keys (under the store's prefix): `run:<id>` (hash: its state),
-// `log:<id>` (list: its events), `lease:<id>` (the instance running it), `sessionruns:<s>`
+// atomic on one Redis server. Keys (under the store's prefix): `run:<id>` (hash: its state,
+// `segs` the log's segments committed), `log:<id>` (list: its segments, store-redis-log.js, whose
+// scripts write and read it), `lease:<id>` (the instance running it), `sessionruns:<s>`
 // (sorted set: its session's running runs, exclusive or not, by deadline: an exclusive start
 // is refused while any of them still runs), `running` and `ended` (sorted sets of the runs
 // kept, by deadline and by end: `maxRuns` counts them and the oldest ended run makes room).
@@ -12,10 +13,11 @@
 // free more: `allow-oom`, so a full Redis still ends runs. START and APPEND grow the data and
 // are refused then (the store rejects with STORE_UNAVAILABLE).
 
-const RO = "#!lua flags=no-writes\n";
+/** The flag of scripts that only read (they run when Redis is out of memory). */
+export const RO = "#!lua flags=no-writes\n";
 const OOM = "#!lua flags=allow-oom\n";
-// Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write).
-const DENY_OOM = "#!lua\n";
+/** Flags, none: refused as a whole when Redis is out of memory (not halfway, after a first write). */
+export const DENY_OOM = "#!lua\n";
 
 // Marks run `id` ended with `status` at `now`: its lease freed, out of its session's running
 // runs, its keys expiring.
@@ -95,8 +97,8 @@ redis.call('ZADD', p .. 'running', now + tonumber(ARGV[14]), id)
 return 'OK'
 `;
 
-// Whether the caller (ARGV owner) holds run id's lease; takes it back when it lapsed unnoticed.
-const HOLDS = `${LOST_IF_LAPSED}
+/** Whether the caller (ARGV owner) holds run id's lease; takes it back when it lapsed unnoticed. */
+export const HOLDS_FN = `
 local function holds(p, id, owner, leaseMs)
   local status = redis.call('HGET', p .. 'run:' .. id, 'status')
   if status ~= 'running' then return status or 'unknown' end
@@ -108,35 +110,7 @@ local function holds(p, id, owner, leaseMs)
 end
 `;
 
-// ARGV: prefix, id, owner, leaseMs, maxEvents, maxBytes, keepMs, firstId, events…
-const APPEND = `${DENY_OOM}${HOLDS}
-local p, id = ARGV[1], ARGV[2]
-local held = holds(p, id, ARGV[3], ARGV[4])
-if held ~= 'held' then return held end
-local run, log = p .. 'run:' .. id, p .. 'log:' .. id
-local bytes = tonumber(redis.call('HGET', run, 'bytes'))
-local first = tonumber(redis.call('HGET', run, 'first'))
--- Events logged already (an append retried after its answer was lost) are skipped.
-local from = 9 + math.max(0, tonumber(redis.call('HGET', run, 'next')) - tonumber(ARGV[8]))
-if from > #ARGV then return 'held' end
-local n = #ARGV - from + 1
-for i = from, #ARGV, 1000 do
-  redis.call('RPUSH', log, unpack(ARGV, i, math.min(i + 999, #ARGV)))
-end
-for i = from, #ARGV do bytes = bytes + #ARGV[i] end
-local len = redis.call('LLEN', log)
-local maxEvents, maxBytes = tonumber(ARGV[5]), tonumber(ARGV[6])
-while len > 1 and (len > maxEvents or bytes > maxBytes) do
-  bytes = bytes - #redis.call('LPOP', log)
-  len = len - 1
-  first = first + 1
-end
-redis.call('HSET', run, 'bytes', bytes, 'first', first, 'next', tonumber(ARGV[8]) + #ARGV - 8)
-redis.call('PEXPIRE', p .. 'lease:' .. id, ARGV[4])
-redis.call('PEXPIRE', log, ARGV[7])
-redis.call('PUBLISH', p .. 'wake:' .. id, 'e')
-return 'held'
-`;
+const HOLDS = `${LOST_IF_LAPSED}${HOLDS_FN}`;
 
 // ARGV: prefix, id, owner, status, now, retention.
 const END = `${OOM}${HOLDS}
@@ -181,9 +155,11 @@ if redis.call('HGET', run, 'status') == 'running' then redis.call('HSET', run, '
 return 1
 `;
 
-// Reads only: the age of an ended run by the store's clock (`now`, ms), against retention (its
-// keys expire by Redis's clock as well, which frees them).
-const AGE = `
+/**
+ * Reads only: the age of an ended run by the store's clock (`now`, ms), against retention (its
+ * keys expire by Redis's clock as well, which frees them).
+ */
+export const AGE = `
 local function past(h_status, h_endedAt, now, retention)
   if h_status == 'running' then return 0 end
   local age = tonumber(now) - tonumber(h_endedAt or 0)
@@ -191,35 +167,6 @@ local function past(h_status, h_endedAt, now, retention)
   if age > tonumber(retention) then return 1 end
   return 0
 end
-`;
-
-// Reads only. ARGV: prefix, id, after, now, retention. → {status, first, next, events…}
-// ('lapsed': running with no lease) or {'NOT_FOUND'} or {'GONE', first (-1: the whole log)}.
-const READ = `${RO}${AGE}
-local p, id = ARGV[1], ARGV[2]
-local run, log = p .. 'run:' .. id, p .. 'log:' .. id
-local h = redis.call('HMGET', run, 'status', 'first', 'next', 'endedAt')
-if not h[1] then return {'NOT_FOUND'} end
-local age = past(h[1], h[4], ARGV[4], ARGV[5])
-if age == 2 then return {'NOT_FOUND'} end
-local status, first, next = h[1], tonumber(h[2]), tonumber(h[3])
-if status == 'running' and redis.call('EXISTS', p .. 'lease:' .. id) == 0 then status = 'lapsed' end
-if age == 1 or (status ~= 'running' and status ~= 'lapsed' and next > 0 and redis.call('EXISTS', log) == 0) then return {'GONE', '-1'} end
-local from = tonumber(ARGV[3]) + 1
-if from < first then return {'GONE', tostring(first)} end
-local out = redis.call('LRANGE', log, from - first, -1)
-table.insert(out, 1, tostring(next))
-table.insert(out, 1, tostring(first))
-table.insert(out, 1, status)
-return out
-`;
-
-// Reads only. ARGV: prefix, id, now, retention. → the events kept (none once past retention).
-const LOG = `${RO}${AGE}
-local p, id = ARGV[1], ARGV[2]
-local h = redis.call('HMGET', p .. 'run:' .. id, 'status', 'endedAt')
-if not h[1] or past(h[1], h[2], ARGV[3], ARGV[4]) > 0 then return {} end
-return redis.call('LRANGE', p .. 'log:' .. id, 0, -1)
 `;
 
 // Reads only. ARGV: prefix, id, now, retention. → {field, value, …, 'gone', 0|1, 'lapsed', 0|1} or {}.
@@ -253,4 +200,4 @@ return 1
 `;
 
 /** The scripts by name; a first line `#!lua flags=…` is dropped for servers before Redis 7. */
-export const SCRIPTS = { START, APPEND, END, RENEW, LOST, TOUCH, READ, LOG, GET, CANCEL };
+export const SCRIPTS = { START, END, RENEW, LOST, TOUCH, GET, CANCEL };
