@@ -196,27 +196,10 @@ impl A2aEncoder {
         raw(out, self.state(state));
         raw(out, "\"");
         if let Some(e) = &r.error {
-            raw(
-                out,
-                if v1 {
-                    ",\"message\":{\"messageId\":"
-                } else {
-                    ",\"message\":{\"kind\":\"message\",\"messageId\":"
-                },
-            );
             let mut id = self.task_id.clone().unwrap_or_default();
             id.push_str("-error");
-            string(out, &id);
-            raw(
-                out,
-                if v1 {
-                    ",\"role\":\"ROLE_AGENT\",\"parts\":[{\"text\":"
-                } else {
-                    ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":"
-                },
-            );
-            string(out, &e.message);
-            raw(out, "}],\"metadata\":{\"code\":");
+            self.agent_message(out, &id, false, &e.message);
+            raw(out, ",\"metadata\":{\"code\":");
             string(out, &e.code);
             raw(out, "}}");
         } else if r.status == RunStatus::Incomplete {
@@ -238,16 +221,10 @@ impl A2aEncoder {
         self.end(out);
     }
 
-    /// The status message of a paused run with interrupts: an agent message whose text is the
-    /// interrupts' `message`s (one per line) and whose `metadata.interrupts` keeps them whole,
-    /// id'd by the first interrupt (unique per pause, where the task id is not).
-    fn input_request(&self, out: &mut Vec<u8>, r: &AgentResponse) {
+    /// `,"message":{…` up to its one text part: an agent message `id` with `text`, in the
+    /// task (`taskId`, `contextId`) when `in_task`; the caller adds `,"metadata":{…}}`.
+    fn agent_message(&self, out: &mut Vec<u8>, id: &str, in_task: bool, text: &str) {
         let v1 = self.version == A2aVersion::V1_0;
-        let mut interrupts = r.interrupts().peekable();
-        let Some(first) = interrupts.peek() else {
-            return;
-        };
-        let id = first.get("id").and_then(Value::as_str).unwrap_or_default();
         raw(
             out,
             if v1 {
@@ -257,16 +234,7 @@ impl A2aEncoder {
             },
         );
         string(out, id);
-        let mut text = String::new();
-        for i in r.interrupts() {
-            if let Some(m) = i.get("message").and_then(Value::as_str) {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(m);
-            }
-        }
-        if let (Some(task), Some(context)) = (&self.task_id, &self.context_id) {
+        if let (true, Some(task), Some(context)) = (in_task, &self.task_id, &self.context_id) {
             raw(out, ",\"taskId\":");
             string(out, task);
             raw(out, ",\"contextId\":");
@@ -280,9 +248,27 @@ impl A2aEncoder {
                 ",\"role\":\"agent\",\"parts\":[{\"kind\":\"text\",\"text\":"
             },
         );
-        string(out, &text);
-        raw(out, "}],\"metadata\":{\"interrupts\":[");
-        for (n, i) in r.interrupts().enumerate() {
+        string(out, text);
+        raw(out, "}]");
+    }
+
+    /// The status message of a paused run with interrupts: an agent message whose text is the
+    /// interrupts' `message`s (one per line) and whose `metadata.interrupts` keeps them whole,
+    /// id'd by the first interrupt (unique per pause, where the task id is not).
+    fn input_request(&self, out: &mut Vec<u8>, r: &AgentResponse) {
+        let interrupts: Vec<&JsonMap> = r.interrupts().collect();
+        let Some(first) = interrupts.first() else {
+            return;
+        };
+        let id = first.get("id").and_then(Value::as_str).unwrap_or_default();
+        let text = interrupts
+            .iter()
+            .filter_map(|i| i.get("message").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n");
+        self.agent_message(out, id, true, &text);
+        raw(out, ",\"metadata\":{\"interrupts\":[");
+        for (n, i) in interrupts.iter().enumerate() {
             if n > 0 {
                 raw(out, ",");
             }
