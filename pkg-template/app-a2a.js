@@ -5,8 +5,8 @@ import { call } from "./instance.js";
 import { a2aCall, a2aError } from "./a2a.js";
 import { HttpError, cursorOf, json, jsonText, prepend, sseResponse } from "./app-http.js";
 import { MAX_ID_LENGTH, checkEchoed, isRunId, randomId } from "./app-protocols.js";
-import { keptHistory, resumeOf } from "./app-history.js";
-import { MAX_TURNS, followingTurn, latestTurn, nextInput, turnId, turnOutcome } from "./app-tasks.js";
+import { keptHistory, nextInput, resumeOf } from "./app-history.js";
+import { MAX_TURNS, followingTurn, latestTurn, turnId, turnOutcome } from "./app-tasks.js";
 import { listTasks } from "./app-task-list.js";
 
 /** The push-notification methods (not supported). */
@@ -82,11 +82,12 @@ export async function answerA2a(server, request, context) {
   if (rpc.method === "GetTask") return answer(key, rpc.taskId, "task", rpc.historyLength);
   // A task whose latest turn ended paused (input-required) is not over: it can be canceled,
   // subscribed to (its next turn follows), and continued by a message.
-  const paused = run.status !== "running" && (await turnOutcome(server.runs, run))?.status === "incomplete";
+  const outcome = run.status === "running" ? null : await turnOutcome(server.runs, run);
+  const paused = outcome?.status === "incomplete";
   if (rpc.method === "CancelTask") {
     if (paused) {
       // The task's last turn: canceled before its agent runs.
-      const next = await startTurn(server, request, context, rpc, protocol, run, latest.n + 1, { input: [] }, true);
+      const next = await startTurn(server, request, context, rpc, protocol, { run, n: latest.n + 1, outcome }, { input: [] }, true);
       if (next.error) return errorOf(next.error, next.message);
       await server.runs.ended(next.key);
       return answer(next.key, rpc.taskId, "task");
@@ -125,22 +126,21 @@ export async function answerA2a(server, request, context) {
 }
 
 /**
- * Starts turn `n` of the task whose latest turn is `run`, with `agentRequest` (its `input` the
- * new messages; the conversation so far goes before them); `canceled`: a turn that ends
- * canceled before its agent runs. `{key}`, or `{error, message}` when the turn cannot start.
+ * Starts turn `n` of the task whose latest turn is `run`, paused with `outcome` (turnOutcome),
+ * with `agentRequest` (its `input` the new messages; the conversation so far goes before them);
+ * `canceled`: a turn that ends canceled before its agent runs. `{key}`, or `{error, message}`
+ * when the turn cannot start.
  */
-async function startTurn(server, request, context, rpc, protocol, run, n, agentRequest, canceled = false) {
+async function startTurn(server, request, context, rpc, protocol, { run, n, outcome }, agentRequest, canceled = false) {
   // The turn that cancels a paused task may go one past the last.
   if (n > MAX_TURNS + (canceled ? 1 : 0)) return { error: "UNSUPPORTED_OPERATION", message: `Task ${rpc.taskId ?? agentRequest.id} has taken its ${MAX_TURNS} turns.` };
-  const outcome = await turnOutcome(server.runs, run);
-  if (outcome === null) return { error: -32603, message: "The task is larger than the server keeps; it cannot go on." };
   const taskId = run.meta?.builder?.responseId ?? agentRequest.id;
   const contextId = run.meta?.builder?.sessionId ?? null;
   agentRequest.id = taskId;
   agentRequest.session_id = contextId;
   const resume = resumeOf(outcome.interrupts, agentRequest.input ?? []);
   if (resume) agentRequest.resume = resume;
-  agentRequest.input = nextInput(run, outcome.output, agentRequest.input ?? []);
+  agentRequest.input = nextInput(run.meta?.input, outcome.output, agentRequest.input ?? []);
   try {
     const key = await server.start(request, {
       id: turnId(taskId, n), protocol, session: contextId, agentRequest, canceled,
@@ -218,7 +218,7 @@ async function follow(server, request, rpc, protocol, context, answer, errorOf) 
   if (run.status === "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} is going on; send the next message once it asks for one.`);
   const outcome = await turnOutcome(server.runs, run);
   if (outcome?.status !== "incomplete") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} has ended; start a new task in its context.`);
-  const next = await startTurn(server, request, context, rpc, protocol, run, latest.n + 1, agentRequest);
+  const next = await startTurn(server, request, context, rpc, protocol, { run, n: latest.n + 1, outcome }, agentRequest);
   if (next.error) return errorOf(next.error, next.message);
   return sent(server, request, rpc, next.key, taskId, answer);
 }

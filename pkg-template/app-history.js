@@ -14,6 +14,8 @@ const encoder = new TextEncoder();
 
 /** The newest of `messages` within MAX_HISTORY_BYTES of JSON text (UTF-8), in order (what a run keeps). */
 export function keptHistory(messages) {
+  // Most inputs are small: a UTF-16 length three times within the bound is within it in UTF-8.
+  if (JSON.stringify(messages).length * 3 <= MAX_HISTORY_BYTES) return messages;
   let bytes = 0;
   let keep = messages.length;
   while (keep > 0) {
@@ -23,6 +25,15 @@ export function keptHistory(messages) {
     keep--;
   }
   return messages.slice(keep);
+}
+
+/**
+ * The input of the next turn: what the previous one was given (`kept`, as keptHistory kept
+ * it) and its `output`, the newest of them within MAX_HISTORY_BYTES, then `input`, the new
+ * messages (always whole).
+ */
+export function nextInput(kept, output, input) {
+  return [...keptHistory([...(Array.isArray(kept) ? kept : []), ...output]), ...input];
 }
 
 /**

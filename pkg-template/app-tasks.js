@@ -3,7 +3,7 @@
 // new run of the same task id (store id `<task>#<n>` from the second on), whose agent gets the
 // conversation so far: the earlier turns' input and output, then the new message. The task as a
 // client sees it (GetTask, CancelTask, SubscribeToTask, ListTasks) is its latest turn.
-import { answerOf, keptHistory } from "./app-history.js";
+import { answerOf } from "./app-history.js";
 
 /** The most turns a task takes (a message past it is refused). */
 export const MAX_TURNS = 100;
@@ -79,15 +79,6 @@ export async function latestTurn(own, taskId, principal, protocol) {
 export async function turnOutcome(runs, run) {
   const log = await runs.wholeLog(run.key);
   return log === null ? null : answerOf(log, run.protocol);
-}
-
-/**
- * The input of the next turn: the previous turn's input (`run.meta.input`) and its `output`,
- * the newest of them within MAX_HISTORY_BYTES, then `input`, the new messages (always whole).
- */
-export function nextInput(run, output, input) {
-  const earlier = [...(Array.isArray(run.meta?.input) ? run.meta.input : []), ...output];
-  return [...keptHistory(earlier), ...input];
 }
 
 /**

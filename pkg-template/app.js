@@ -14,7 +14,7 @@ import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
 import { RunCaps } from "./app-caps.js";
 import { FRONT_ENDS, isRunId, mapRequest, runOf } from "./app-protocols.js";
-import { answerOf, keptHistory, resumeOf } from "./app-history.js";
+import { answerOf, keptHistory, nextInput, resumeOf } from "./app-history.js";
 import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
@@ -394,7 +394,7 @@ export class AgentApp {
     const input = agentRequest.input ?? [];
     const resume = resumeOf(interrupts, input, status === "incomplete");
     if (resume) agentRequest.resume = resume;
-    agentRequest.input = [...keptHistory([...(run.meta?.input ?? []), ...output]), ...input];
+    agentRequest.input = nextInput(run.meta?.input, output, input);
   }
 
   /**
