@@ -60,7 +60,10 @@ test("rb.interrupt() pauses a run: Agent API incomplete with interrupts, AG-UI i
 });
 
 test("rb.interrupt() refuses bad interrupts with INVALID_OPTION and stays usable; a default interrupt gets an id", async () => {
-  const bad = [[{ reason: 1 }], [{ nope: true }], [], ["text"], [{ id: "" }], Array.from({ length: 65 }, () => ({}))];
+  // Nested past the depth limit (an object 200 levels deep in `metadata`).
+  let deep = {};
+  for (let i = 0; i < 200; i++) deep = { deep };
+  const bad = [[{ reason: 1 }], [{ nope: true }], [], ["text"], [{ id: "" }], Array.from({ length: 65 }, () => ({})), [{ metadata: deep }], { responseSchema: deep }];
   for (const interrupts of bad) {
     const rb = new ResponseBuilder();
     assert.throws(() => rb.interrupt(interrupts), (e) => e.code === "INVALID_OPTION", JSON.stringify(interrupts).slice(0, 40));

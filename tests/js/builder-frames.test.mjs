@@ -7,15 +7,7 @@ import assert from "node:assert/strict";
 import { ResponseBuilder } from "agentwire";
 
 async function bytesOf(stream) {
-  const parts = [];
-  for await (const chunk of stream) parts.push(chunk);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** Where `needle` is in `haystack` from `from` on, or -1. */
