@@ -163,27 +163,71 @@ export const directBodies = new WeakMap();
  * app-runs.js): a stream of its chunks, or, to a Node adapter's request, a body the adapter
  * reads itself (`directBodies`).
  */
-export function sseAnswer(request, { iterable, onCancel }, id) {
-  if (!nodeRequests.has(request)) return sseResponse(streamOf(iterable, onCancel), id);
+export function sseAnswer(request, { iterable, onCancel, keepaliveMs = 0 }, id) {
+  if (!nodeRequests.has(request)) return sseResponse(streamOf(iterable, onCancel, keepaliveMs), id);
   const response = sseResponse(null, id);
-  directBodies.set(response, { iterator: iterable[Symbol.asyncIterator](), onCancel });
+  directBodies.set(response, { iterator: iterable[Symbol.asyncIterator](), onCancel, keepaliveMs });
   return response;
 }
 
-/** An async iterable of byte chunks as a ReadableStream; cancelling it ends the iteration. */
-export function streamOf(iterable, onCancel) {
+let keepaliveBytes = null;
+/** The SSE comment a quiet stream carries, written by the core (a fresh copy each time). */
+export function keepaliveComment() {
+  keepaliveBytes ??= call("sseKeepalive");
+  return keepaliveBytes.slice();
+}
+
+/**
+ * Calls `send()` at the end of every `ms` (0: never) in which no chunk was reported `sent()`:
+ * what keeps a quiet stream alive. Returns `{sent, stop}`.
+ */
+export function keepalive(ms, send) {
+  if (!(ms > 0)) return { sent() {}, stop() {} };
+  let quiet = true;
+  const timer = setInterval(() => {
+    if (quiet) send();
+    quiet = true;
+  }, ms);
+  return {
+    sent() {
+      quiet = false;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/**
+ * An async iterable of byte chunks as a ReadableStream; cancelling it ends the iteration. Quiet
+ * for `keepaliveMs` (0: never), it carries an SSE comment.
+ */
+export function streamOf(iterable, onCancel, keepaliveMs = 0) {
   const iterator = iterable[Symbol.asyncIterator]();
+  let alive = null;
   return new ReadableStream({
+    start(c) {
+      alive = keepalive(keepaliveMs, () => {
+        if (c.desiredSize > 0) c.enqueue(keepaliveComment());
+      });
+    },
     async pull(c) {
       try {
         const { done, value } = await iterator.next();
-        if (done) c.close();
-        else c.enqueue(value);
+        if (done) {
+          alive.stop();
+          c.close();
+        } else {
+          alive.sent();
+          c.enqueue(value);
+        }
       } catch (e) {
+        alive.stop();
         c.error(e);
       }
     },
     async cancel() {
+      alive.stop();
       onCancel?.();
       await iterator.return?.();
     },

@@ -4,7 +4,7 @@
 // backpressure (never buffered past what the handler reads) and what the handler leaves unread
 // is discarded within a bound after the answer.
 import { call } from "./instance.js";
-import { directBodies, nodeRequests } from "./app-http.js";
+import { directBodies, keepalive, keepaliveComment, nodeRequests } from "./app-http.js";
 
 /** Methods the fetch API refuses to make a `Request` of. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -98,7 +98,7 @@ async function serve(fetch, req, res, maxBodyBytes, report) {
     res.end();
     return;
   }
-  await pipe(body, res, controller.signal, (e) => report(e, request));
+  await pipe(body, res, controller.signal, (e) => report(e, request), direct?.keepaliveMs ?? 0);
 }
 
 /**
@@ -123,8 +123,11 @@ function directReader({ iterator, onCancel }) {
   };
 }
 
-/** A body's reader (`body`) into `res` with backpressure, until it ends or the client goes (`signal`). */
-async function pipe(reader, res, signal, report) {
+/**
+ * A body's reader (`body`) into `res` with backpressure, until it ends or the client goes
+ * (`signal`); quiet for `keepaliveMs` (0: never), it writes an SSE comment.
+ */
+async function pipe(reader, res, signal, report, keepaliveMs) {
   let finished = false;
   const release = () => {
     if (!finished) reader.cancel().catch(() => {});
@@ -138,6 +141,9 @@ async function pipe(reader, res, signal, report) {
     corked = false;
     res.uncork();
   };
+  const alive = keepalive(keepaliveMs, () => {
+    if (!res.destroyed && res.writableLength === 0) res.write(keepaliveComment());
+  });
   try {
     while (!signal.aborted) {
       const { done, value } = await reader.read();
@@ -151,11 +157,13 @@ async function pipe(reader, res, signal, report) {
         res.cork();
         setImmediate(uncork);
       }
+      alive.sent();
       if (!write(res, value) && !res.destroyed) await drained(res);
     }
   } catch (e) {
     if (!signal.aborted) report(e);
   } finally {
+    alive.stop();
     signal.removeEventListener("abort", release);
     release();
     res.end();

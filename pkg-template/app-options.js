@@ -32,7 +32,7 @@ const LIST_TASKS = ["authorized", "all", false];
 export const CARD_VERSIONS = ["both", "1.0", "0.3"];
 
 /** The keys of `runs`. */
-export const RUN_KEYS = ["store", "abandonAfterMs", "cancelOnDisconnect", "concurrentSessions", "durableObject",
+export const RUN_KEYS = ["store", "abandonAfterMs", "keepaliveMs", "cancelOnDisconnect", "concurrentSessions", "durableObject",
   "retentionMs", "maxEvents", "maxBytes", "maxRunning", "maxRunningPerPrincipal"];
 
 /** The caps a client meets, by default. */
@@ -45,6 +45,8 @@ export const DEFAULT_LIMITS = {
   maxRunningPerPrincipal: 32,
   /** A run unread this long is canceled (ms; 0: never). */
   abandonAfterMs: 60_000,
+  /** A streamed answer quiet this long carries an SSE comment (ms; 0: never). */
+  keepaliveMs: 15_000,
 };
 
 function fail(what, field) {
@@ -112,6 +114,7 @@ function readRuns(runs) {
   const out = {
     store: undefined, durableObject: undefined, cancelOnDisconnect: false, concurrentSessions: false,
     abandonAfterMs: DEFAULT_LIMITS.abandonAfterMs,
+    keepaliveMs: DEFAULT_LIMITS.keepaliveMs,
     maxRunning: DEFAULT_LIMITS.maxRunning,
     maxRunningPerPrincipal: DEFAULT_LIMITS.maxRunningPerPrincipal,
     objectStore: {},
@@ -121,7 +124,7 @@ function readRuns(runs) {
     for (const key of Object.keys(runs)) {
       if (!RUN_KEYS.includes(key)) throw fail(`unknown runs option ${JSON.stringify(key)}`, "runs");
     }
-    const { store, durableObject, abandonAfterMs, cancelOnDisconnect, concurrentSessions, maxRunning, maxRunningPerPrincipal } = runs;
+    const { store, durableObject, abandonAfterMs, keepaliveMs, cancelOnDisconnect, concurrentSessions, maxRunning, maxRunningPerPrincipal } = runs;
     if (store !== undefined && (typeof store?.start !== "function" || typeof store?.read !== "function")) {
       throw fail("runs.store must be a RunStore (start, append, end, get, read, log, cancel, onCancel, running)", "runs");
     }
@@ -137,6 +140,13 @@ function readRuns(runs) {
     if (abandonAfterMs !== undefined) {
       if (typeof abandonAfterMs !== "number" || !(abandonAfterMs >= 0)) throw fail("runs.abandonAfterMs must be a number >= 0 (0: never)", "runs");
       out.abandonAfterMs = abandonAfterMs;
+    }
+    if (keepaliveMs !== undefined) {
+      // Below 10 ms a quiet stream would be mostly comments; above 2^31 - 1 a timer fires at once.
+      if (keepaliveMs !== 0 && !(Number.isSafeInteger(keepaliveMs) && keepaliveMs >= 10 && keepaliveMs <= 2 ** 31 - 1)) {
+        throw fail("runs.keepaliveMs must be 0 (never) or an integer from 10 to 2^31 - 1 (ms)", "runs");
+      }
+      out.keepaliveMs = keepaliveMs;
     }
     if (maxRunning !== undefined) out.maxRunning = positiveInteger(maxRunning, "runs.maxRunning", "runs");
     if (maxRunningPerPrincipal !== undefined) {

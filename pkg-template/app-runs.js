@@ -284,7 +284,8 @@ export class RunManager {
    * chunk; `signal` (the request's) aborts when the reader's client went away, for runtimes
    * that never cancel the answer's stream then (workerd). Its disconnect stops the run only
    * with `cancelOnDisconnect`. `shared`: the reader neither keeps nor changes the chunks (a
-   * MemoryRunStore's then are arrays of views of its log, see READ_SHARED).
+   * MemoryRunStore's then are arrays of views of its log, see READ_SHARED). `keepaliveMs`: how
+   * long the answer may stay quiet before it carries a comment (`runs.keepaliveMs`).
    */
   async reader(id, after, rebind = undefined, signal = undefined, shared = false) {
     // Aborted when the reader goes away: a read waiting for the next event stops at once.
@@ -299,7 +300,7 @@ export class RunManager {
     iterable = this.#untilLost(id, after, iterable);
     if (rebind) iterable = mapChunks(iterable, rebind);
     const cancelOnDisconnect = this.#o.cancelOnDisconnect;
-    return { iterable, onCancel: () => {
+    return { iterable, keepaliveMs: this.#o.keepaliveMs, onCancel: () => {
       gone.abort();
       if (cancelOnDisconnect) this.#store.cancel(id).catch((e) => this.#report(e, { during: "cancel on disconnect" }));
     } };

@@ -124,6 +124,13 @@ export interface AgentAppOptions {
     store?: RunStore;
     /** A run nobody reads for this long is canceled; 0: never. @defaultValue 60 000 ms */
     abandonAfterMs?: number;
+    /**
+     * A streamed answer with nothing to send for this long carries an SSE comment
+     * (`: keepalive`), which every SSE reader ignores: proxies keep the connection, and a runtime
+     * that learns of a departed client only from a failed write (workerd) learns it, so the run
+     * can be abandoned. 0: never; otherwise 10 to 2^31 - 1. @defaultValue 15 000 ms
+     */
+    keepaliveMs?: number;
     /** Runs going at once on this instance, all principals together; more answer 429 (`TOO_MANY_RUNS`, `Retry-After`). @defaultValue 1000 */
     maxRunning?: number;
     /** Runs going at once on this instance for one principal (all anonymous callers are one); more answer 429. @defaultValue 32 */

@@ -339,8 +339,8 @@ export class AgentApp {
 
   /** A reader's stream of run `key` after cursor `after`; `signal`: the request's (its client left). */
   async #stream(key, after, rebind = undefined, signal = undefined) {
-    const { iterable, onCancel } = await this.#runs.reader(key, after, rebind, signal);
-    return streamOf(iterable, onCancel);
+    const { iterable, onCancel, keepaliveMs } = await this.#runs.reader(key, after, rebind, signal);
+    return streamOf(iterable, onCancel, keepaliveMs);
   }
 
   /** The streamed answer to `request`: run `key` (`id` to the client) after cursor `after`. */

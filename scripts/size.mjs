@@ -28,7 +28,7 @@ import { basename, dirname, join } from "node:path";
 const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
-  { name: "agentwire", dir: ".", ceiling: 421_100, budget: false },
+  { name: "agentwire", dir: ".", ceiling: 421_200, budget: false },
   { name: "agentwire/lite", dir: "lite", ceiling: 99_900, budget: true },
 ];
 const SPAN = /<!-- size -->([\s\S]*?)<!-- \/size -->/;

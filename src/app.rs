@@ -18,6 +18,15 @@ mod tests;
 #[cfg(feature = "full")]
 pub use lost::{lost_run_event, RUN_LOST_MESSAGE};
 
+/// The SSE comment a server writes into a stream that has been quiet for a while: every SSE
+/// reader ignores it, and it keeps proxies from closing an idle connection and lets a runtime
+/// that only learns of a departed client from a failed write (workerd) learn it.
+///
+/// ```
+/// assert_eq!(agentwire::app::KEEPALIVE_COMMENT, b": keepalive\n\n");
+/// ```
+pub const KEEPALIVE_COMMENT: &[u8] = b": keepalive\n\n";
+
 /// Why an HTTP request to an agent server was refused; each has a status and a stable code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

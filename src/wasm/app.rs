@@ -1,5 +1,6 @@
 //! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers (`httpError`) and the
-//! terminal event of a run whose instance went away (`lostRunEvent`).
+//! terminal event of a run whose instance went away (`lostRunEvent`), the comment of a quiet
+//! stream (`sseKeepalive`).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -32,6 +33,12 @@ pub fn http_error(
     pair.push(&JsValue::from(code.status()));
     pair.push(&JsValue::from(error_body(code, message, field.as_deref())));
     Ok(pair.into())
+}
+
+/// The SSE comment a quiet stream carries ([`KEEPALIVE_COMMENT`](crate::app::KEEPALIVE_COMMENT)).
+#[wasm_bindgen(js_name = sseKeepalive, skip_typescript)]
+pub fn sse_keepalive() -> Vec<u8> {
+    crate::app::KEEPALIVE_COMMENT.to_vec()
 }
 
 /// The terminal event of a run whose instance went away (appended to its log by the JS

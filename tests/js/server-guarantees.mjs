@@ -10,7 +10,7 @@
 const probe = { started: new Set(), aborted: new Set(), runs: 0 };
 
 /** The caps and limits the checks rely on. */
-export const GUARANTEE_LIMITS = { maxBodyBytes: 64 * 1024, maxRunningPerPrincipal: 4, abandonAfterMs: 400 };
+export const GUARANTEE_LIMITS = { maxBodyBytes: 64 * 1024, maxRunningPerPrincipal: 4, abandonAfterMs: 400, keepaliveMs: 100 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,7 +86,12 @@ export function guaranteeApp(AgentApp, extra = {}) {
     authorize: (request) => ({ id: request.headers.get("authorization")?.slice(7) || "anonymous", roles: new Map() }),
     onError: () => {},
     ...extra,
-    runs: { maxRunningPerPrincipal: GUARANTEE_LIMITS.maxRunningPerPrincipal, abandonAfterMs: GUARANTEE_LIMITS.abandonAfterMs, ...extra.runs },
+    runs: {
+      maxRunningPerPrincipal: GUARANTEE_LIMITS.maxRunningPerPrincipal,
+      abandonAfterMs: GUARANTEE_LIMITS.abandonAfterMs,
+      keepaliveMs: GUARANTEE_LIMITS.keepaliveMs,
+      ...extra.runs,
+    },
   });
   app.addEndpoint({
     method: "GET", path: "/__probe",
@@ -272,6 +277,25 @@ export const GUARANTEES = {
     await until("the streamed run to be abandoned", async () => (await probe()).aborted.includes(streamed), 8000);
     const resumed = await fetch(`${base}/process/${id}`, { headers: { accept: "text/event-stream" } });
     assert.match(await resumed.text(), /"status":"canceled"/);
+  },
+
+  async "a quiet stream carries SSE comments, and only while it is quiet"(ctx) {
+    const { assert } = ctx;
+    const { post, readUntil } = helpers(ctx);
+    const r = await post("/process", input("wait"));
+    const reader = await readUntil(r, "working on it");
+    const decoder = new TextDecoder();
+    let after = "";
+    const started = Date.now();
+    while (!after.includes("\n\n: keepalive\n\n") && !after.startsWith(": keepalive\n\n")) {
+      const { done, value } = await reader.read();
+      assert.ok(!done, "the stream ended before a comment");
+      after += decoder.decode(value, { stream: true });
+    }
+    // Nothing but comments while the agent waits, none before keepaliveMs of quiet.
+    assert.match(after, /^(: keepalive\n\n)+$/);
+    assert.ok(Date.now() - started >= GUARANTEE_LIMITS.keepaliveMs * 0.8, "a comment came before keepaliveMs");
+    await reader.cancel();
   },
 
   async "a non-streamed run whose client left is abandoned"(ctx) {

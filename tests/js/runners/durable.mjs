@@ -195,11 +195,7 @@ try {
     const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
     const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
     const gaps = {
-      "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)": {
-        why: "the front's disconnect does not reach the object's answer stream (its reader never ends)",
-        fails: /timed out waiting for the streamed run to be abandoned/,
-      },
-      "a non-streamed run whose client left is abandoned": {
+        "a non-streamed run whose client left is abandoned": {
         why: "the object's waiting request is not told its client left",
         fails: /timed out waiting for the non-streamed run to be abandoned/,
         // Under load, the object's request to the run is sometimes ended by the runtime.

@@ -185,10 +185,6 @@ try {
   const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
   const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
   const gaps = {
-    "a streamed run whose reader left is abandoned (canceled: the agent's signal aborts)": {
-      why: "workerd neither cancels the answer's stream nor aborts request.signal when the client leaves",
-      fails: /timed out waiting for the streamed run to be abandoned/,
-    },
     "a non-streamed run whose client left is abandoned": {
       why: "workerd does not tell the waiting request its client left",
       fails: /timed out waiting for the non-streamed run to be abandoned/,
