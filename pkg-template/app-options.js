@@ -19,7 +19,7 @@ export const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 
 /** The options AgentApp takes. */
 export const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
-  "iconUrl", "url", "cardVersion", "listTasks", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+  "iconUrl", "url", "cardVersion", "listTasks", "sessionHistory", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
 
 /**
  * Who may list A2A tasks (`listTasks`): callers `authorize` names (the default: without it every
@@ -179,6 +179,15 @@ export function readOptions(options) {
   for (const key of ["authorize", "onError"]) {
     if (o[key] !== undefined && typeof o[key] !== "function") throw fail(`${key} must be a function`, key);
   }
+  const runs = readRuns(o.runs);
+  if (o.sessionHistory !== undefined && typeof o.sessionHistory !== "boolean") throw fail("sessionHistory must be a boolean", "sessionHistory");
+  if (o.sessionHistory) {
+    // A session's conversation is the line of its runs: one going at a time, each found from the store.
+    if (runs.concurrentSessions) throw fail("sessionHistory needs one run per session (runs.concurrentSessions: false)", "sessionHistory");
+    if (!runs.durableObject && typeof runs.store.lastRun !== "function") {
+      throw fail("sessionHistory needs a store with lastRun(session) (MemoryRunStore, RedisRunStore, Durable Objects)", "sessionHistory");
+    }
+  }
   return {
     name: o.name ?? "agentwire agent",
     description: o.description ?? "",
@@ -187,11 +196,12 @@ export function readOptions(options) {
     card: { skills: o.skills, provider: o.provider, documentationUrl: o.documentationUrl, iconUrl: o.iconUrl, url: o.url },
     cardVersion: o.cardVersion ?? "both",
     listTasks: o.listTasks ?? "authorized",
+    sessionHistory: o.sessionHistory === true,
     paths: readPaths(o.paths),
     protocols: readProtocols(o.protocols),
     cors: readCors(o.cors),
     maxBodyBytes: o.maxBodyBytes === undefined ? DEFAULT_LIMITS.maxBodyBytes : positiveInteger(o.maxBodyBytes, "maxBodyBytes", "maxBodyBytes"),
-    runs: readRuns(o.runs),
+    runs,
     authorize: o.authorize,
     onError: o.onError,
   };

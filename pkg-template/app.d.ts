@@ -95,6 +95,16 @@ export interface AgentAppOptions {
    * @defaultValue "authorized"
    */
   listTasks?: "authorized" | "all" | false;
+  /**
+   * Agent API conversations kept by the server: a request with a `session_id` gets, before its
+   * own `input`, the session's conversation so far (the input its last run was given and that
+   * run's answer, the newest 64 KiB of JSON text), and the answers to that run's interrupts in
+   * `resume`; the client sends only the new turn. Principal-scoped, as long as the store keeps
+   * the session's last run (`retentionMs`). Needs one run per session (not
+   * `runs.concurrentSessions`) and a store with `lastRun`. @defaultValue `false` (the client
+   * sends the whole conversation, as to the reference)
+   */
+  sessionHistory?: boolean;
   /** Route paths (the reference's by default). */
   paths?: AgentAppPaths;
   /** Protocols to serve (all by default); a protocol switched off answers 404. */

@@ -13,8 +13,9 @@ import {
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
 import { RunCaps } from "./app-caps.js";
-import { FRONT_ENDS, isRunId, mapRequest, runOf } from "./app-protocols.js";
-import { answerOf, keptHistory, nextInput, resumeOf } from "./app-history.js";
+import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
+import { keptHistory } from "./app-history.js";
+import { chainResponse, continueSession } from "./app-conversations.js";
 import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
@@ -364,7 +365,8 @@ export class AgentApp {
     const mapped = mapRequest(front, await this.#body(request));
     const { agentRequest } = mapped;
     const { id, session, builderOptions } = runOf(front, mapped, context.runId);
-    if (front.protocol === "openai-responses") await this.#chain(agentRequest, context);
+    if (front.protocol === "openai-responses") await chainResponse(this.#runs, agentRequest, context.principal);
+    else if (front.protocol === "agent-api" && this.#o.sessionHistory) await continueSession(this.#runs, agentRequest, context.principal);
     // What the next turn may build on (Responses `store: false`: nothing).
     const meta = agentRequest.store === false ? { store: false } : { input: keptHistory(agentRequest.input ?? []) };
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions, meta }, context);
@@ -373,41 +375,6 @@ export class AgentApp {
     // A client that leaves stops waiting, and so stops counting as the run's reader.
     await this.#runs.ended(key, request.signal);
     return json(await this.#responseOf(key));
-  }
-
-  /**
-   * Responses `previous_response_id`: the conversation so far (that response's kept input and
-   * its answer, the newest 64 KiB) goes before the request's input, and the answers to its
-   * interrupts into `resume`. 400 naming the field for a response the caller has not, one made
-   * with `store: false`, one still going or one no longer kept whole.
-   */
-  async #chain(agentRequest, context) {
-    const previous = agentRequest.previous_response_id;
-    if (previous == null) return;
-    const field = "previous_response_id";
-    if (typeof previous !== "string") throw new HttpError("INVALID_REQUEST", "previous_response_id must be a string.", field);
-    const { run, log } = isRunId(previous) ? await this.#previous(previous, context.principal) : {};
-    if (!run || run.meta?.store === false) throw new HttpError("INVALID_REQUEST", `Previous response with id '${previous.slice(0, 64)}' not found.`, field);
-    if (run.status === "running") throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is still in progress.`, field);
-    if (log === null) throw new HttpError("INVALID_REQUEST", `Previous response ${previous} is no longer kept whole.`, field);
-    const { status, output, interrupts } = answerOf(log, run.protocol);
-    const input = agentRequest.input ?? [];
-    const resume = resumeOf(interrupts, input, status === "incomplete");
-    if (resume) agentRequest.resume = resume;
-    agentRequest.input = nextInput(run.meta?.input, output, input);
-  }
-
-  /**
-   * The caller's Responses run `id` and its whole log (`null` when no longer whole): from this
-   * instance's store, or (Durable Objects, where each run has its object) from the run's object.
-   */
-  async #previous(id, principal) {
-    const own = await this.#own(id, principal, "openai-responses");
-    if (own) return { run: own, log: await this.#runs.wholeLog(own.key) };
-    const owner = principalKey(principal);
-    const found = await this.#runs.store.elsewhere?.(scoped(owner, id));
-    if (!found || found.run.principal !== owner || found.run.protocol !== "openai-responses") return {};
-    return { run: found.run, log: found.run.first > 0 ? null : found.log };
   }
 
   /** The Responses `response` of run `key`; 410 when the log no longer holds all of it. */

@@ -268,6 +268,23 @@ export class DurableObjectRunStore {
     return run ? { run, log: body.slice(end + 1) } : null;
   }
 
+  /**
+   * The id of the run started last in `session`, or `null`: the session's object knows it (its
+   * runs are in objects of their own); without a namespace, this object's runs.
+   */
+  async lastRun(session) {
+    if (typeof session !== "string") return null;
+    if (!this.#namespace) return this.#memory.lastRun(session);
+    const ns = this.#namespace;
+    const res = await ns.get(ns.idFromName(`session:${session}`)).fetch(`${INTERNAL_ORIGIN}${SESSION_PATH}`, { method: "POST", body: JSON.stringify({ op: "last" }) });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw storeUnavailable(NAME, `the session's object answered ${res.status}`);
+    }
+    const { last } = await res.json();
+    return typeof last === "string" ? last : null;
+  }
+
   async #session(session, op, run) {
     const ns = this.#namespace;
     const stub = ns.get(ns.idFromName(`session:${session}`));
@@ -284,9 +301,9 @@ export class DurableObjectRunStore {
 }
 
 /**
- * The session side of an object (`session:<id>`): which run holds the session. A run asking for
- * it gets it when the holder's object says the holder is no longer running. One question at a
- * time.
+ * The session side of an object (`session:<id>`): which run holds the session, and which run
+ * took it last. A run asking for it gets it when the holder's object says the holder is no
+ * longer running. One question at a time.
  */
 export class SessionHolder {
   #storage;
@@ -307,6 +324,7 @@ export class SessionHolder {
 
   async #answer(request) {
     const { op, run } = await request.json();
+    if (op === "last") return Response.json({ last: (await this.#storage.get("last")) ?? null });
     const holder = await this.#storage.get("holder");
     if (op === "release") {
       if (holder === run) await this.#storage.delete("holder");
@@ -318,7 +336,8 @@ export class SessionHolder {
       const { status } = await res.json();
       if (status === "running") return Response.json({ holder }, { status: 409 });
     }
-    await this.#storage.put("holder", run);
+    // The run started last: the next turn's conversation is read from it.
+    await this.#storage.put({ holder: run, last: run });
     return Response.json({ ok: true });
   }
 }

@@ -126,6 +126,13 @@ export class RedisRunStore {
     await this.#script("END", [id, this.#owner, status, this.#o.now(), this.#o.retentionMs]);
   }
 
+  /** The id of the run started last in `session` (while that run is kept), or `null`. */
+  async lastRun(session) {
+    if (typeof session !== "string") return null;
+    const id = await this.#command(["GET", `${this.#o.prefix}sessionlast:${session}`]);
+    return typeof id === "string" && (await this.get(id)) !== null ? id : null;
+  }
+
   /** What is known of a run (`lost` when its instance's lease lapsed), or `null`. */
   async get(id) {
     let h = await this.#fields(id);

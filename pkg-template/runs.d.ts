@@ -119,6 +119,11 @@ export interface RunStore {
   /** The runs going, for abandonment checks. */
   running(): Promise<Array<{ id: string; readers: number; lastRead: number }>>;
   /**
+   * The id of the run started last in `session` (while the store keeps that run), or `null`.
+   * Optional: AgentApp's `sessionHistory` needs it (every store of the package has it).
+   */
+  lastRun?(session: string): Promise<string | null>;
+  /**
    * What a run's log keeps at most. AgentApp paces a run's log to half of it ahead of its
    * slowest live reader on the instance running it (an agent awaiting `rb.ready()` then waits
    * for that reader); a store that does not tell is taken to keep the defaults.

@@ -84,6 +84,8 @@ export class MemoryRunStore {
    */
   #kept = new Map();
   #dropped = new Map();
+  /** Session → the id of its run started last (while that run is kept). */
+  #lastRuns = new Map();
   /** Principal → its runs (id → run), in the order they started, for `list`. */
   #byPrincipal = new Map();
   #started = 0;
@@ -131,7 +133,16 @@ export class MemoryRunStore {
     if (!this.#byPrincipal.has(principal)) this.#byPrincipal.set(principal, new Map());
     this.#byPrincipal.get(principal).set(id, entry);
     this.#running.add(entry);
-    if (session !== null) this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
+    if (session !== null) {
+      this.#sessions.set(session, (this.#sessions.get(session) ?? 0) + 1);
+      this.#lastRuns.set(session, id);
+    }
+  }
+
+  /** The id of the run started last in `session` (while that run is kept), or `null`. */
+  async lastRun(session) {
+    const id = this.#lastRuns.get(session);
+    return id !== undefined && (await this.get(id)) !== null ? id : null;
   }
 
   /**
@@ -361,6 +372,7 @@ export class MemoryRunStore {
     const mine = this.#byPrincipal.get(run.principal);
     mine?.delete(run.id);
     if (mine?.size === 0) this.#byPrincipal.delete(run.principal);
+    if (run.session !== null && this.#lastRuns.get(run.session) === run.id) this.#lastRuns.delete(run.session);
     this.#kept.delete(run.id);
     this.#dropped.delete(run.id);
     this.#wake(run);

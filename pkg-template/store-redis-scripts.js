@@ -3,7 +3,7 @@
 // `segs` the log's segments committed), `log:<id>` (list: its segments, store-redis-log.js, whose
 // scripts write and read it), `lease:<id>` (the instance running it), `sessionruns:<s>`
 // (sorted set: its session's running runs, exclusive or not, by deadline: an exclusive start
-// is refused while any of them still runs), `running` and `ended` (sorted sets of the runs
+// is refused while any of them still runs), `sessionlast:<s>` (the session's last run started), `running` and `ended` (sorted sets of the runs
 // kept, by deadline and by end: `maxRuns` counts them and the oldest ended run makes room).
 // A run's deadline is when its keys expire unless renewed: its instance died then.
 //
@@ -29,7 +29,11 @@ local function mark_ended(p, id, status, now, retention)
   redis.call('PEXPIRE', p .. 'log:' .. id, retention)
   redis.call('PEXPIRE', run, 2 * retention)
   local session = redis.call('HGET', run, 'session')
-  if session then redis.call('ZREM', p .. 'sessionruns:' .. session, id) end
+  if session then
+    redis.call('ZREM', p .. 'sessionruns:' .. session, id)
+    -- The session's last run stays known as long as the run.
+    if redis.call('GET', p .. 'sessionlast:' .. session) == id then redis.call('PEXPIRE', p .. 'sessionlast:' .. session, 2 * retention) end
+  end
   redis.call('ZREM', p .. 'running', id)
   redis.call('ZADD', p .. 'ended', now, id)
   redis.call('PUBLISH', p .. 'wake:' .. id, status)
@@ -89,6 +93,7 @@ if ARGV[12] == '1' then
   redis.call('HSET', run, 'session', ARGV[4])
   redis.call('ZADD', sessionKey, now + tonumber(ARGV[14]), id)
   redis.call('PEXPIRE', sessionKey, ARGV[14])
+  redis.call('SET', p .. 'sessionlast:' .. ARGV[4], id, 'PX', tonumber(ARGV[14]) + 2 * retention)
 end
 if ARGV[13] == '1' then redis.call('HSET', run, 'principal', ARGV[5]) end
 redis.call('PEXPIRE', run, ARGV[14])

@@ -1,7 +1,8 @@
 // Server-kept conversations across instances: two AgentApps sharing a RedisRunStore (a real
 // redis-server on 127.0.0.1) take the turns of one conversation in turn (random, seeded), and
 // the agent gets the same history at every turn as one instance alone gives it: A2A tasks of
-// several turns, Responses chained by previous_response_id, and the answers to a pause.
+// several turns, Responses chained by previous_response_id, Agent API sessions (`sessionHistory`),
+// and the answers to a pause.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AgentApp, RedisRunStore } from "agentwire";
@@ -26,12 +27,18 @@ function pausing(seen) {
 }
 
 /** Runs one conversation of `turns` messages over `bases` (one base URL per turn, chosen by `pick`). */
+let conversations = 0;
 async function conversation(bases, pick, turns, protocol) {
   let task = null;
   let previous = null;
+  const session = `session-${++conversations}`;
   for (let t = 0; t < turns.length; t++) {
     const base = bases[pick()];
-    if (protocol === "a2a") {
+    if (protocol === "agent-api") {
+      const res = await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: turns[t] }] }], session_id: session });
+      assert.equal(res.status, 200, await res.clone().text());
+      await res.text();
+    } else if (protocol === "a2a") {
       const message = { messageId: `m${t}`, role: "ROLE_USER", parts: [{ text: turns[t] }], ...(task ? { taskId: task } : {}) };
       const answer = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: t, method: "SendMessage", params: { message } }, V1)).json();
       assert.ok(answer.result?.task, JSON.stringify(answer));
@@ -44,15 +51,15 @@ async function conversation(bases, pick, turns, protocol) {
   }
 }
 
-for (const protocol of ["a2a", "openai-responses"]) {
+for (const protocol of ["a2a", "openai-responses", "agent-api"]) {
   test(`${protocol}: a conversation whose turns go to either of two instances gives the agent what one instance gives it`, { skip }, async () => {
     const turns = ["a", "b", "c", "d", "done"];
     const alone = [];
-    const one = await listen(new AgentApp({ agent: pausing(alone) }));
+    const one = await listen(new AgentApp({ agent: pausing(alone), sessionHistory: true }));
     const shared = [];
     const prefix = `conv-${crypto.randomUUID()}:`;
     const stores = [0, 1].map(() => new RedisRunStore(redisHeld.client, { prefix }));
-    const apps = stores.map((store) => new AgentApp({ agent: pausing(shared), runs: { store } }));
+    const apps = stores.map((store) => new AgentApp({ agent: pausing(shared), sessionHistory: true, runs: { store } }));
     const two = await Promise.all(apps.map((app) => listen(app)));
     try {
       await conversation([one.base], () => 0, turns, protocol);

@@ -133,3 +133,85 @@ test("a paused run's answer reaches the agent in request.resume: A2A follow-up, 
     server.close();
   }
 });
+
+/** An Agent API turn of `session` saying `text`, read to its end: the last status. */
+async function agentTurn(base, session, text, headers = {}) {
+  const res = await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text }] }], session_id: session }, headers);
+  const body = await res.text();
+  return { status: res.status, last: [...body.matchAll(/"object":"response","status":"(\w+)"/g)].map((m) => m[1]).at(-1), body };
+}
+
+test("Agent API sessionHistory: each turn of a session gets the conversation so far; sessions and callers are apart", async () => {
+  const seen = [];
+  const app = new AgentApp({ agent: recorder(seen), sessionHistory: true, authorize: (request) => request.headers.get("x-user") ?? "anonymous" });
+  const { server, base } = await listen(app);
+  const alice = { "x-user": "alice" };
+  try {
+    assert.equal((await agentTurn(base, "s1", "hello", alice)).last, "completed");
+    assert.deepEqual(seenOf(seen[0]), ["user:hello"]);
+    await agentTurn(base, "s1", "and then?", alice);
+    assert.deepEqual(seenOf(seen[1]), ["user:hello", "assistant:answer 1", "user:and then?"]);
+    // Another session, and the same session name for another caller: each starts afresh.
+    await agentTurn(base, "s2", "other", alice);
+    assert.deepEqual(seenOf(seen[2]), ["user:other"]);
+    await agentTurn(base, "s1", "bob here", { "x-user": "bob" });
+    assert.deepEqual(seenOf(seen[3]), ["user:bob here"]);
+    await agentTurn(base, "s1", "third", alice);
+    assert.deepEqual(seenOf(seen[4]), ["user:hello", "assistant:answer 1", "user:and then?", "assistant:answer 2", "user:third"]);
+    // Without a session_id nothing is added.
+    await post(`${base}/process`, { input: [{ role: "user", content: [{ type: "text", text: "alone" }] }] }, alice).then((r) => r.text());
+    assert.deepEqual(seenOf(seen[5]), ["user:alone"]);
+  } finally {
+    server.close();
+  }
+});
+
+test("Agent API sessionHistory: a paused turn's answer arrives in resume; a turn while one is going is 409; without the option nothing is added", async () => {
+  const seen = [];
+  let release = null;
+  const app = new AgentApp({
+    agent: async (request, rb) => {
+      if (textOf(request.input.at(-1)) === "wait") await new Promise((resolve) => { release = resolve; });
+      return recorder(seen)(request, rb);
+    },
+    sessionHistory: true,
+  });
+  const { server, base } = await listen(app);
+  try {
+    assert.equal((await agentTurn(base, "p", "ask")).last, "incomplete");
+    await agentTurn(base, "p", "yes, go");
+    assert.deepEqual(seen[1].resume, [{ interruptId: "ask-1", status: "resolved", payload: "yes, go" }]);
+    assert.deepEqual(seenOf(seen[1]), ["user:ask", "assistant:answer 1", "user:yes, go"]);
+    const going = agentTurn(base, "p", "wait");
+    while (release === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await agentTurn(base, "p", "too soon")).status, 409);
+    release();
+    assert.equal((await going).last, "completed");
+  } finally {
+    server.close();
+  }
+  const plain = [];
+  const off = await listen(new AgentApp({ agent: recorder(plain) }));
+  try {
+    await agentTurn(off.base, "q", "one");
+    await agentTurn(off.base, "q", "two");
+    assert.deepEqual(seenOf(plain[1]), ["user:two"]);
+  } finally {
+    off.server.close();
+  }
+});
+
+test("sessionHistory is checked: a boolean, one run per session, a store that finds a session's last run", () => {
+  const agent = () => {};
+  const refused = [
+    [{ sessionHistory: "yes" }, "sessionHistory"],
+    [{ sessionHistory: true, runs: { concurrentSessions: true } }, "sessionHistory"],
+  ];
+  // A third-party store without lastRun.
+  const { lastRun: _, ...storeWithout } = Object.fromEntries(["start", "append", "end", "get", "read", "log", "cancel", "onCancel", "running", "lastRun"].map((k) => [k, async () => null]));
+  refused.push([{ sessionHistory: true, runs: { store: storeWithout } }, "sessionHistory"]);
+  for (const [options, field] of refused) {
+    assert.throws(() => new AgentApp({ agent, ...options }), (e) => e.code === "INVALID_OPTION" && e.field === field, JSON.stringify(options));
+  }
+  new AgentApp({ agent, sessionHistory: false, runs: { store: storeWithout } }).close();
+});

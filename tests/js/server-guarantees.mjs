@@ -85,6 +85,7 @@ export function guaranteeApp(AgentApp, extra = {}) {
     cors: { origins: ["https://ui.example"], credentials: true },
     authorize: (request) => ({ id: request.headers.get("authorization")?.slice(7) || "anonymous", roles: new Map() }),
     onError: () => {},
+    sessionHistory: true,
     ...extra,
     runs: {
       maxRunningPerPrincipal: GUARANTEE_LIMITS.maxRunningPerPrincipal,
@@ -392,6 +393,18 @@ export const GUARANTEES = {
     assert.ok(JSON.stringify(got.result.artifacts).includes("turns:3"), JSON.stringify(got.result).slice(0, 300));
     const after = await (await post("/a2a", send(4, "again", taskId), V1)).json();
     assert.equal(after.error?.code, -32004, "an ended task takes no message");
+  },
+
+  async "an Agent API session's next turn gives its agent the conversation so far; the same session name is another caller's own"(ctx) {
+    const { assert } = ctx;
+    const { post, outcome } = helpers(ctx);
+    const session = `conv-${serial++}-${Date.now()}`;
+    const first = await outcome(await post("/process", input("ask-input", { session_id: session }), as("ann")));
+    assert.match(first.body, /"object":"response","status":"incomplete"/, first.body.slice(-300));
+    const second = await outcome(await post("/process", input("count-turns", { session_id: session }), as("ann")));
+    assert.match(second.body, /turns:3/, "the question, its answer and the new message");
+    const other = await outcome(await post("/process", input("count-turns", { session_id: session }), as("bob")));
+    assert.match(other.body, /turns:1/, "bob's session of that name starts afresh");
   },
 
   async "a Responses request chained by previous_response_id gives its agent the earlier turn; another caller's is refused"(ctx) {

@@ -116,6 +116,24 @@ export const STORE_CONTRACT = [
     }),
   },
   {
+    name: "lastRun (optional): the run started last in a session, while it is kept; null for another session",
+    run: (make) => withStore(make, { retentionMs: 1000 }, async (store, clock) => {
+      if (typeof store.lastRun !== "function") return; // optional: AgentApp's sessionHistory needs it
+      const [session, other, a, b] = [unique("s"), unique("o"), unique("a"), unique("b")];
+      equal(await store.lastRun(session), null, "a session with no run");
+      await store.start({ id: a, protocol: "agent-api", session });
+      equal(await store.lastRun(session), a, "while its first run goes");
+      await store.end(a);
+      equal(await store.lastRun(session), a, "once it ended");
+      await store.start({ id: b, protocol: "agent-api", session });
+      await store.end(b);
+      equal(await store.lastRun(session), b, "the newer run");
+      equal(await store.lastRun(other), null, "another session");
+      clock.advance(2500);
+      equal(await store.lastRun(session), null, "once the run is forgotten");
+    }),
+  },
+  {
     name: "append to a run not running (ended, lost, unknown) is RUN_LOST and logs nothing; an empty append is nothing",
     run: (make) => withStore(make, {}, async (store) => {
       const [a, b] = [unique("a"), unique("b")];
