@@ -21,7 +21,7 @@ CRATE=agentwire
 WASM_OPT_FLAGS=${WASM_OPT_FLAGS:--O3 --low-memory-unused}
 OUT=target/pkg-build              # intermediate outputs, with stamps
 PKG=pkg
-mkdir -p "$OUT" "$PKG/lite"
+mkdir -p "$OUT" "$PKG/lite" "$PKG/client"
 
 WB=$(awk '$0=="name = \"wasm-bindgen\""{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WB" ]; then
@@ -83,6 +83,9 @@ wasm_variant() {
 # and the lite one (StreamAssembler for the Agent API only), tuned for size.
 wasm_variant full release "$WASM_OPT_FLAGS"
 wasm_variant lite lite "-Oz --converge --low-memory-unused" --no-default-features --features lite
+# The client module: StreamAssembler for every protocol and the client's helpers, no writer;
+# sized as lite (numbers kept as text, read by the host: no float parser in the wasm).
+wasm_variant client client "-Oz --converge --low-memory-unused" --no-default-features --features client,lite
 
 # 4. Assemble pkg/: template files, glue, wasm; package.json gets the crate's version.
 VERSION=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
@@ -90,10 +93,11 @@ install_if_changed() { cmp -s "$1" "$2" || cp "$1" "$2"; }
 for f in pkg-template/*; do
   [ -f "$f" ] && [ "$(basename "$f")" != package.json ] && install_if_changed "$f" "$PKG/$(basename "$f")"
 done
-# pkg/ holds the full module, pkg/lite/ the lite one. The lite directory reuses the runtime
-# entries and the StreamAssembler class as they are: they only import their neighbours.
-for variant in full lite; do
-  dest=$PKG; [ $variant = lite ] && dest=$PKG/lite
+# pkg/ holds the full module, pkg/lite/ the lite one, pkg/client/ the client one. Their
+# directories reuse the runtime entries and the reading modules as they are: they only import
+# their neighbours.
+for variant in full lite client; do
+  dest=$PKG; [ $variant != full ] && dest=$PKG/$variant
   install_if_changed "$OUT/$variant/$CRATE.js" "$dest/$CRATE.js"
   install_if_changed "$OUT/$variant/$CRATE.d.ts" "$dest/$CRATE.d.ts"
   install_if_changed "$OUT/$variant/${CRATE}_bg.wasm" "$dest/${CRATE}_bg.wasm"
@@ -102,6 +106,11 @@ for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts conne
   install_if_changed "pkg-template/$f" "$PKG/lite/$f"
 done
 for f in pkg-template/lite/*; do install_if_changed "$f" "$PKG/lite/$(basename "$f")"; done
+for f in node.js browser.js workerd.js deno.js assembler.js assembler.d.ts connect.js connect-types.d.ts instance.js values.js \
+  conversation.js conversation.d.ts interrupts.js interrupts.d.ts; do
+  install_if_changed "pkg-template/$f" "$PKG/client/$f"
+done
+for f in pkg-template/client/*; do install_if_changed "$f" "$PKG/client/$(basename "$f")"; done
 node -e '
   const fs = require("node:fs");
   const [, tpl, out, version] = process.argv;
@@ -111,11 +120,12 @@ node -e '
   if (!fs.existsSync(out) || fs.readFileSync(out, "utf8") !== text) fs.writeFileSync(out, text);
 ' pkg-template/package.json "$PKG/package.json" "$VERSION"
 # Drop files that are no longer produced (anything not in the template or the outputs).
-for f in "$PKG"/* "$PKG"/lite/*; do
+for f in "$PKG"/* "$PKG"/lite/* "$PKG"/client/*; do
   b=$(basename "$f")
   case "$b" in "$CRATE.js"|"$CRATE.d.ts"|"${CRATE}_bg.wasm") continue ;; esac
   case "$f" in
     "$PKG"/lite/*) [ -e "pkg-template/lite/$b" ] || [ -e "pkg-template/$b" ] || rm -rf "$f" ;;
+    "$PKG"/client/*) [ -e "pkg-template/client/$b" ] || [ -e "pkg-template/$b" ] || rm -rf "$f" ;;
     *) [ -e "pkg-template/$b" ] || rm -rf "$f" ;;
   esac
 done
@@ -123,6 +133,7 @@ done
 # 5. Every function the glue exports must be re-exported by index.js and index.d.ts.
 node scripts/check-exports.mjs "$PKG"
 node scripts/check-exports.mjs "$PKG/lite"
+node scripts/check-exports.mjs "$PKG/client"
 
 # 6. Sizes (gzip -9 of each wasm plus its glue), written into the package README and the
 # repository README (never by hand); with ENFORCE_SIZE the committed README.md must already

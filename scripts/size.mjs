@@ -30,6 +30,8 @@ const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
   { name: "agentwire", dir: ".", ceiling: 421_200, budget: false },
   { name: "agentwire/lite", dir: "lite", ceiling: 99_900, budget: true },
+  // Not yet measured by a ceiling of its own: the first builds set it (bench/README.md).
+  { name: "agentwire/client", dir: "client", ceiling: Infinity, budget: false },
 ];
 const SPAN = /<!-- size -->([\s\S]*?)<!-- \/size -->/;
 
@@ -62,15 +64,15 @@ const sizes = MODULES.map((module) => {
   }
   return { ...module, total };
 });
-const [full, lite] = sizes.map((s) => s.total);
+const [full, lite, client] = sizes.map((s) => s.total);
 
 /** The package README's span: sizes to a tenth of a KiB. */
-const packageText = `\`agentwire\` ${(full / 1024).toFixed(1)} KiB, \`agentwire/lite\` ${(lite / 1024).toFixed(1)} KiB (the wasm module plus its JS glue)`;
+const packageText = `\`agentwire\` ${(full / 1024).toFixed(1)} KiB, \`agentwire/client\` ${(client / 1024).toFixed(1)} KiB, \`agentwire/lite\` ${(lite / 1024).toFixed(1)} KiB (the wasm module plus its JS glue)`;
 
 const rustc = execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim();
 const referenceCompiler = `${rustc} `.startsWith(MEASURED_WITH);
 /** The repository README's span: whole KiB, and the compiler. */
-const projectText = `\`agentwire\` ~${Math.round(full / 1024)} KiB, \`agentwire/lite\` ~${Math.round(lite / 1024)} KiB (gzip -9 of the wasm module plus its JS glue, built with ${MEASURED_WITH.trim()})`;
+const projectText = `\`agentwire\` ~${Math.round(full / 1024)} KiB, \`agentwire/client\` ~${Math.round(client / 1024)} KiB, \`agentwire/lite\` ~${Math.round(lite / 1024)} KiB (gzip -9 of the wasm module plus its JS glue, built with ${MEASURED_WITH.trim()})`;
 
 const enforced = enforce && referenceCompiler;
 if (enforce && !enforced) console.log(`[size] ceilings measured with ${MEASURED_WITH.trim()}, this is ${rustc}: reported only`);

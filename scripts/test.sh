@@ -51,6 +51,9 @@ suite_rust() {
   # The lite build (agentwire/lite): without the default `full` feature.
   run cargo clippy --quiet --target wasm32-unknown-unknown --no-default-features --features lite --lib -- -D warnings &&
   run cargo clippy --quiet --no-default-features --features lite --all-targets -- -D warnings &&
+  # The client build (agentwire/client): every protocol read, no writer exported.
+  run cargo clippy --quiet --target wasm32-unknown-unknown --no-default-features --features client,lite --lib -- -D warnings &&
+  run cargo clippy --quiet --no-default-features --features client,lite --all-targets -- -D warnings &&
   # Features are additive: every combination compiles, with its tests.
   run cargo clippy --quiet --all-features --all-targets -- -D warnings &&
   run cargo check --quiet --no-default-features --all-targets &&
@@ -141,7 +144,7 @@ suite_deno() {
   # node_modules through the `deno` export condition.
   (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \
-    tests/agentwire.test.mjs tests/lite.test.mjs) &&
+    tests/agentwire.test.mjs tests/lite.test.mjs tests/client.test.mjs) &&
   # AgentApp under Deno.serve on 127.0.0.1.
   (cd "$PROJECT" && NO_COLOR=1 DENO_NO_UPDATE_CHECK=1 DENO_DIR="$ROOT/target/deno-cache" \
     run timeout 180 "$ROOT/node_modules/.bin/deno" test --quiet --no-check --allow-read --allow-env \

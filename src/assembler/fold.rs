@@ -3,7 +3,7 @@
 //! fold; the AG-UI fold over `agui::Client`). The core holds one, made by [`fold_for`] once the
 //! protocol is known, and never branches on the protocol itself.
 
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use serde_json::Map;
 use serde_json::Value;
 
@@ -55,10 +55,10 @@ pub(crate) enum Fold {
     /// The Agent API.
     AgentApi(AgentApiFold),
     /// OpenAI Responses and A2A, decoded into an Agent API fold.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     Adapter(super::adapter::AdapterFold),
     /// AG-UI.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     AgUi(super::agui::AgUiFold),
 }
 
@@ -67,9 +67,9 @@ impl std::fmt::Debug for Fold {
         // By name only: the folds' own `Debug` is not linked into the wasm module.
         f.write_str(match self {
             Fold::AgentApi(_) => "Fold::AgentApi",
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             Fold::Adapter(_) => "Fold::Adapter",
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             Fold::AgUi(_) => "Fold::AgUi",
         })
     }
@@ -80,9 +80,9 @@ macro_rules! each {
     ($fold:expr, $f:ident => $body:expr) => {
         match $fold {
             Fold::AgentApi($f) => $body,
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             Fold::Adapter($f) => $body,
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             Fold::AgUi($f) => $body,
         }
     };
@@ -146,21 +146,21 @@ pub(crate) fn agent_api_fold(options: &AssemblerOptions) -> Fold {
 pub(crate) fn fold_for(protocol: Protocol, options: &AssemblerOptions) -> Option<Fold> {
     match protocol {
         Protocol::AgentApi => Some(agent_api_fold(options)),
-        #[cfg(feature = "full")]
+        #[cfg(feature = "client")]
         Protocol::OpenAiResponses | Protocol::A2a | Protocol::A2a03 => Some(Fold::Adapter(
             // Adapters hand it parsed events (`apply_event`): the fast reader is never used.
             super::adapter::AdapterFold::new(protocol, AgentApiFold::default()),
         )),
-        #[cfg(feature = "full")]
+        #[cfg(feature = "client")]
         Protocol::AgUi => Some(Fold::AgUi(super::agui::AgUiFold::new(options.events()))),
-        #[cfg(not(feature = "full"))]
+        #[cfg(not(feature = "client"))]
         _ => None,
     }
 }
 
 /// A snapshot to serialise: a built value, or a view of an Agent API fold.
 pub(crate) enum Snapshot<'a> {
-    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     Value(Value),
     AgentApi(SnapshotView<'a>),
 }
@@ -175,7 +175,7 @@ impl serde::Serialize for Snapshot<'_> {
 }
 
 /// A protocol's own snapshot object with `outcome` and `warnings` added.
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 pub(crate) fn with_outcome(
     mut map: Map<String, Value>,
     outcome: Outcome,

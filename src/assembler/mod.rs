@@ -4,10 +4,10 @@
 //! Entry point: [`StreamAssembler`]. Tool-call arguments are parsed incrementally on demand
 //! ([`PartialJson`]).
 
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 mod adapter;
 mod agent_api;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 mod agui;
 pub(crate) mod bytewise;
 mod calls;
@@ -20,7 +20,7 @@ mod outcome;
 pub(crate) mod update;
 
 pub use self::core::{StreamAssembler, MAX_WARNINGS};
-#[cfg(all(target_arch = "wasm32", feature = "full"))]
+#[cfg(all(target_arch = "wasm32", feature = "client"))]
 pub(crate) use agent_api::Deferred;
 pub use agent_api::MAX_PARTS_PER_MESSAGE;
 pub use calls::{CallFields, ToolCall, ToolCallChange, ToolCallChanges};

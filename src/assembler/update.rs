@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 pub(crate) use super::agent_api::PartView;
 use super::outcome::Outcome;
 use crate::Warning;
@@ -156,7 +156,7 @@ pub(crate) trait UpdateSink {
     /// A content part changed (an [`Update::Content`] of `part`, written from the stored part:
     /// a sink that serialises can do so without building a `Value` of it). Full build only:
     /// lite, sized first, builds the `Value`.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     fn content(&mut self, message_id: &str, index: usize, part: &PartView<'_>) {
         if let Ok(part) = serde_json::to_value(part) {
             self.other(Update::Content {

@@ -49,7 +49,7 @@ mod encode;
 mod history;
 mod request;
 mod request_out;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 mod snapshot;
 
 pub use decode::ResponsesDecoder;
@@ -58,5 +58,5 @@ pub use encode::ResponsesEncoder;
 pub use history::input_items;
 pub use request::{agent_request, agent_request_with_echo};
 pub use request_out::create_request;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 pub(crate) use snapshot::ResponsesSnapshot;

@@ -10,9 +10,8 @@ use wasm_bindgen::JsValue;
 use super::convert::{json_value, to_js, Text};
 use super::options::{only_keys, opt_bool, opt_string, opt_strings, req_string, Bag};
 use crate::a2a::{
-    read_call, rebind_id, streaming_send, subscribe_head, task_answer, task_list_answer,
-    task_request, A2aVersion, AgentDescription, Provider, RpcError, RpcErrorCode, Skill,
-    TaskAnswer, TaskFold, TaskPage,
+    read_call, rebind_id, subscribe_head, task_answer, task_list_answer, A2aVersion,
+    AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskAnswer, TaskFold, TaskPage,
 };
 use crate::{Error, ErrorCode, Result};
 
@@ -409,35 +408,4 @@ pub fn a2a_rebind_id(chunk: &[u8], from: &str, to: &str) -> std::result::Result<
     let from = json_value(from, "a2aRebindId from")?;
     let to = json_value(to, "a2aRebindId to")?;
     Ok(rebind_id(chunk, &from, &to))
-}
-
-/// What a resuming client needs of the request body it is about to send: for a JSON-RPC
-/// streaming send (`SendStreamingMessage`, 0.3's `message/stream`), `{id, resume, cancel}` —
-/// `id` the send's JSON-RPC id as JSON text, `resume` and `cancel` the methods of its version —
-/// and `null` for any other body.
-#[wasm_bindgen(js_name = a2aStreamingSend, skip_typescript)]
-pub fn a2a_streaming_send(body: &str) -> JsValue {
-    let Some(send) = streaming_send(body) else {
-        return JsValue::NULL;
-    };
-    let out = js_sys::Object::new();
-    let id = serde_json::to_string(&send.id).unwrap_or_else(|_| "null".into());
-    let _ = js_sys::Reflect::set(&out, &"id".into(), &JsValue::from(id));
-    let _ = js_sys::Reflect::set(&out, &"resume".into(), &JsValue::from(send.resume));
-    let _ = js_sys::Reflect::set(&out, &"cancel".into(), &JsValue::from(send.cancel));
-    out.into()
-}
-
-/// The JSON-RPC request text of `method` on task `taskId` with request id `id` (its JSON text,
-/// as `a2aStreamingSend` gives it): what a resuming client sends to resume or cancel its task.
-///
-/// @throws {AgentwireError} `INVALID_OPTION` when `id` is not JSON text.
-#[wasm_bindgen(js_name = a2aTaskRequest, skip_typescript)]
-pub fn a2a_task_request(
-    id: &str,
-    method: &str,
-    task_id: &str,
-) -> std::result::Result<String, JsValue> {
-    let id = json_value(id, "a2aTaskRequest id")?;
-    Ok(task_request(&id, method, task_id))
 }

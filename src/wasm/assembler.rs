@@ -9,7 +9,7 @@ use wasm_bindgen::JsValue;
 use super::convert::{to_js, to_js_large};
 use super::options::assembler_options;
 use super::outbox::Outbox;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use crate::assembler::Deferred;
 use crate::assembler::{Op, PathSegment, Snapshot, StreamAssembler, ToolCallChange};
 
@@ -140,7 +140,7 @@ impl StreamAssemblerCore {
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
         match self.inner.snapshot_view() {
             Snapshot::Value(value) => Ok(to_js_large(&value)?),
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             Snapshot::AgentApi(view) => {
                 let view = view.defer_texts(LONG_TEXT);
                 let js = to_js(&view)?;
@@ -150,7 +150,7 @@ impl StreamAssemblerCore {
                 Ok(js)
             }
             // Sized first: all in the JSON text, as the lite build always did.
-            #[cfg(not(feature = "full"))]
+            #[cfg(not(feature = "client"))]
             Snapshot::AgentApi(view) => Ok(to_js(&view)?),
         }
     }
@@ -264,11 +264,11 @@ impl Serialize for ChangesJs {
 /// of their own: JS makes a string from UTF-8 faster than it parses it out of JSON, and a string
 /// set apart costs a few boundary calls, about what parsing 1 KB costs (bench/README.md,
 /// "Measurements behind code decisions").
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 const LONG_TEXT: usize = 1024;
 
 /// Sets a text left out of the snapshot's JSON at its place in `snapshot`.
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 fn put_text(snapshot: &JsValue, d: &Deferred<'_>) -> Result<(), JsValue> {
     use js_sys::Reflect;
     let list = if d.incomplete {
@@ -397,13 +397,13 @@ enum OpJs {
         text: String,
     },
     /// Consecutive sets of keys of the object at `path`, in order.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     Assign {
         path: Vec<Value>,
         values: serde_json::Map<String, Value>,
     },
     /// Consecutive sets of positions `from`, `from + 1`, … of the array at `path`.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     SetFrom {
         path: Vec<Value>,
         from: usize,
@@ -412,14 +412,14 @@ enum OpJs {
 }
 
 /// The JS form of `ops`, one op each (the lite build, sized first).
-#[cfg(not(feature = "full"))]
+#[cfg(not(feature = "client"))]
 fn ops_js(ops: Vec<Op>) -> Vec<OpJs> {
     ops.into_iter().map(OpJs::from).collect()
 }
 
 /// The JS form of `ops`, with each run of sets into one container as one op: a large object or
 /// array arriving in a chunk crosses as about its own JSON text, not as one op per member.
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 fn ops_js(ops: Vec<Op>) -> Vec<OpJs> {
     let mut out: Vec<OpJs> = Vec::with_capacity(ops.len());
     for op in ops {

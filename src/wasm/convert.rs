@@ -92,7 +92,8 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
 /// # Errors
 /// As [`to_js`].
 pub fn to_js_large(value: &Value) -> Result<JsValue> {
-    #[cfg(feature = "full")]
+    // Not with `lite`'s numbers kept as text: serde-wasm-bindgen would write their private form.
+    #[cfg(all(feature = "client", not(feature = "lite")))]
     if !has_proto_key(value) {
         if let Ok(js) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
             return Ok(js);
@@ -103,7 +104,7 @@ pub fn to_js_large(value: &Value) -> Result<JsValue> {
 
 /// Whether any object in `value` has the key `"__proto__"`. Iterative, and it looks at keys
 /// only, so it costs little next to building the JS value.
-#[cfg(feature = "full")]
+#[cfg(all(feature = "client", not(feature = "lite")))]
 fn has_proto_key(value: &Value) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
@@ -121,7 +122,7 @@ fn has_proto_key(value: &Value) -> bool {
     false
 }
 
-#[cfg(feature = "full")]
+#[cfg(all(feature = "client", not(feature = "lite")))]
 fn is_container(value: &Value) -> bool {
     matches!(value, Value::Object(_) | Value::Array(_))
 }

@@ -27,6 +27,8 @@ pub mod app;
 pub mod assembler;
 #[cfg(feature = "full")]
 pub mod builder;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod convert;
 pub mod error;
 #[cfg(feature = "full")]
@@ -38,6 +40,8 @@ pub mod parse;
 pub mod translate;
 mod types;
 
+#[cfg(feature = "client")]
+pub use parse::parse_event;
 #[cfg(feature = "full")]
-pub use parse::{parse_event, parse_request};
+pub use parse::parse_request;
 pub use parse::{wasm_memory, wasm_memory_bytes};

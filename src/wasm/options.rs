@@ -14,7 +14,7 @@ use crate::builder::{
     BuilderOptions, CompleteOptions, MessageOptions, ToolCallOptions, ToolKind, ToolOutputOptions,
 };
 use crate::codec::{Format, Limits};
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use crate::depth::check_depth;
 use crate::protocol::{Clock, ContentType, ErrorInfo, JsonMap, JsonValue, MessageType, Role};
 use crate::responses::ResponseEcho;
@@ -45,7 +45,7 @@ impl Bag {
             Value::Object(map) => {
                 // What the builder keeps (usage, metadata, a tool output) must read back; the
                 // lite build's options (StreamAssembler's) hold no such value.
-                #[cfg(feature = "full")]
+                #[cfg(feature = "client")]
                 for (key, value) in &map {
                     check_depth(value, ErrorCode::InvalidOption, &format!("{what}: {key}"))
                         .map_err(|e| e.with_field(key.clone()))?;
@@ -112,7 +112,7 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
             "protocol" => match v.as_str() {
                 Some("auto") => options.with_protocol(None),
                 Some(name) => match Protocol::from_name(name) {
-                    #[cfg(not(feature = "full"))]
+                    #[cfg(not(feature = "client"))]
                     Some(p) if p != Protocol::AgentApi => return Err(invalid(format!(
                         "protocol \"{name}\" is not in agentwire/lite, which reads the Agent API only; import StreamAssembler from \"agentwire\""
                     )).with_field("protocol")),

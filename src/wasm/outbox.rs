@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use wasm_bindgen::JsValue;
 
 use crate::assembler::bytewise::same;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use crate::assembler::update::PartView;
 use crate::assembler::update::UpdateSink;
 use crate::assembler::Update;
@@ -64,12 +64,12 @@ pub struct Outbox {
     /// The updates of other kinds. The full build keeps them as the JSON text of an array's
     /// items (no brackets), written as they arrive, so a content part crosses as text without
     /// first becoming a `Value`; lite, sized first, keeps the updates.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     others: String,
-    #[cfg(not(feature = "full"))]
+    #[cfg(not(feature = "client"))]
     others: Vec<Update>,
     /// How many updates `others` holds.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     others_count: usize,
     /// Every string sent to JS, by position; JS keeps the same list.
     strings: Vec<String>,
@@ -97,7 +97,7 @@ impl Outbox {
         self.text.clear();
         self.text16.clear();
         self.others.clear();
-        #[cfg(feature = "full")]
+        #[cfg(feature = "client")]
         {
             self.others_count = 0;
         }
@@ -112,9 +112,9 @@ impl Outbox {
             word(count),
             address(self.text.as_ptr()),
             word(self.strings.len() - self.sent),
-            #[cfg(feature = "full")]
+            #[cfg(feature = "client")]
             word(self.others_count),
-            #[cfg(not(feature = "full"))]
+            #[cfg(not(feature = "client"))]
             word(self.others.len()),
             address(self.text16.as_ptr()),
         ];
@@ -132,7 +132,7 @@ impl Outbox {
     ///
     /// # Errors
     /// As [`to_js`].
-    #[cfg(not(feature = "full"))]
+    #[cfg(not(feature = "client"))]
     pub fn take_others(&mut self) -> crate::Result<JsValue> {
         let js = super::convert::to_js(&self.others);
         self.others.clear();
@@ -143,7 +143,7 @@ impl Outbox {
     ///
     /// # Errors
     /// `INVALID_JSON` if the text does not parse (it is serde_json's output: it does).
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     pub fn take_others(&mut self) -> crate::Result<JsValue> {
         let mut text = String::with_capacity(self.others.len() + 2);
         text.push('[');
@@ -156,7 +156,7 @@ impl Outbox {
         })
     }
 
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     /// Appends one update's JSON text to `others` (`to_string`, not a writer: keeps `std::io`'s
     /// error paths out of the wasm).
     fn push_other(&mut self, update: &impl serde::Serialize) {
@@ -253,15 +253,15 @@ impl UpdateSink for Outbox {
 
     fn other(&mut self, update: Update) {
         self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
-        #[cfg(feature = "full")]
+        #[cfg(feature = "client")]
         self.push_other(&update);
-        #[cfg(not(feature = "full"))]
+        #[cfg(not(feature = "client"))]
         self.others.push(update);
     }
 
     // The full build writes a content part straight to JSON text (a large data part then costs
     // no `Value` tree of its own); lite, sized first, keeps the default.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "client")]
     fn content(&mut self, message_id: &str, index: usize, part: &PartView<'_>) {
         self.records.extend_from_slice(&[KIND_OTHER; RECORD_WORDS]);
         self.push_other(&ContentUpdate {
@@ -274,7 +274,7 @@ impl UpdateSink for Outbox {
 }
 
 /// An [`Update::Content`] as JSON, written from the stored part.
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ContentUpdate<'a> {

@@ -3,9 +3,9 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use super::convert::{to_js, Text};
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 use crate::protocol;
 
 /// Parses and validates an Agent API request (the body of `POST /process`).
@@ -34,7 +34,7 @@ pub fn parse_request(
 ///
 /// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_UTF8` for bytes that are
 /// not UTF-8, and a validation code (with `field` when known) for JSON that is not a valid event.
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 #[wasm_bindgen(js_name = parseEvent, unchecked_return_type = "AgentEvent")]
 pub fn parse_event(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,

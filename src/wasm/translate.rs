@@ -159,23 +159,6 @@ pub fn a2a_request(
     Ok(to_js(&request)?)
 }
 
-/// Maps an OpenAI Responses `create` request body to an Agent API request: `input` (a string,
-/// or message, reasoning and tool-call items) becomes the input messages, `instructions` a first
-/// `system` message, `tools` Agent API tools, `max_output_tokens` → `max_tokens`, `user` →
-/// `user_id`, `conversation` → `session_id`; `stream` as sent (default `false`); other fields are
-/// kept as extra keys.
-///
-/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` naming the
-/// field (`error.field`), e.g. a missing `input`.
-#[wasm_bindgen(js_name = responsesRequest, unchecked_return_type = "AgentRequest")]
-pub fn responses_request(
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
-) -> std::result::Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "responsesRequest")?;
-    let request = crate::responses::agent_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
-}
-
 /// A `POST /responses` body read once for a server (AgentApp's Responses route):
 /// `{request, echo}`, the Agent API request (as `responsesRequest` maps it) and what each
 /// `response` object of the answer repeats of the body (`instructions`, `tools`, `tool_choice`,
@@ -200,56 +183,6 @@ pub fn responses_start(
         request: &request,
         echo: &echo,
     })?)
-}
-
-/// Maps an AG-UI `RunAgentInput` (a request body) to the Agent API request the reference's AG-UI
-/// adapter hands its runner: `threadId` → `session_id`, `runId` → `id`,
-/// `forwardedProps.user_id` → `user_id`, messages (tool calls and results included), tools,
-/// and `state` / `forwarded_props` / `parent_run_id` / `context` as extra keys.
-///
-/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` naming the
-/// field (`error.field`) for a missing or malformed one, e.g. a missing `threadId`.
-#[wasm_bindgen(js_name = agUiRequest, unchecked_return_type = "AgentRequest")]
-pub fn ag_ui_request(
-    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
-) -> std::result::Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "agUiRequest")?;
-    let request = crate::agui::agent_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
-}
-
-/// The messages of a history, read from the JSON text `{"messages": […]}` the JS layer made of
-/// the caller's array.
-fn history(text: &str, what: &str) -> Result<Vec<Value>> {
-    match super::convert::json_value(text, what)? {
-        Value::Object(mut map) => match map.remove("messages") {
-            Some(Value::Array(messages)) => Ok(messages),
-            _ => Err(invalid(
-                format!("{what} expects an array of messages"),
-                "messages",
-            )),
-        },
-        _ => Err(invalid(
-            format!("{what} expects an array of messages"),
-            "messages",
-        )),
-    }
-}
-
-/// Agent API messages as AG-UI messages (`agui::messages_from_agent_api`), for
-/// `toAgUiMessages` and `convertHistory`.
-#[wasm_bindgen(js_name = agUiMessages, skip_typescript)]
-pub fn ag_ui_messages(text: &str) -> std::result::Result<JsValue, JsValue> {
-    let messages = history(text, "toAgUiMessages")?;
-    Ok(to_js(&crate::agui::messages_from_agent_api(&messages)?)?)
-}
-
-/// Agent API messages as OpenAI Responses `input` items (`responses::input_items`), for
-/// `toResponsesInput` and `convertHistory`.
-#[wasm_bindgen(js_name = responsesInput, skip_typescript)]
-pub fn responses_input(text: &str) -> std::result::Result<JsValue, JsValue> {
-    let messages = history(text, "toResponsesInput")?;
-    Ok(to_js(&crate::responses::input_items(&messages))?)
 }
 
 /// Reads `requestFor`'s `{model?, requestId?, taskId?}` from the JSON text of its options.

@@ -199,6 +199,23 @@ import type { AgentApiSnapshot as LiteSnapshot, Update as LiteUpdate } from "age
 // @ts-expect-error agentwire/lite has no ResponseBuilder
 import("agentwire/lite").then((m) => m.ResponseBuilder);
 
+// agentwire/client: StreamAssembler for every protocol, the conversation helpers, no writer.
+import { StreamAssembler as ClientAssembler, answerInterrupts as clientAnswer, nextTurn as clientNextTurn, parseEvent as clientParseEvent } from "agentwire/client";
+import type { AgUiSnapshot as ClientAgUiSnapshot, OpenAIResponsesSnapshot as ClientResponsesSnapshot, Update as ClientUpdate } from "agentwire/client";
+{
+  using asm = new ClientAssembler({ protocol: "ag-ui" });
+  const updates: ClientUpdate[] = asm.push("data: {}\n\n");
+  const snapshot = asm.snapshot() as ClientAgUiSnapshot;
+  const next = clientNextTurn("ag-ui", { snapshot, user: "more" });
+  const event = clientParseEvent('{"object":"content"}');
+  const responses = null as unknown as ClientResponsesSnapshot;
+  void updates; void next; void event; void responses; void clientAnswer;
+}
+// @ts-expect-error agentwire/client has no ResponseBuilder
+import("agentwire/client").then((m) => m.ResponseBuilder);
+// @ts-expect-error agentwire/client has no AgentApp
+import("agentwire/client").then((m) => m.AgentApp);
+
 // AgentApp compiles without the fetch API's types too (its Request and Response are structural).
 import { AgentApp } from "agentwire";
 export const app = new AgentApp({ agent: (request, rb) => { rb.message().content("text").delta(String(request.input.length)); } });

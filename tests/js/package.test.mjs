@@ -18,9 +18,9 @@ test("package.json is exported and says ESM, Node >= 20, side effects only in th
   // The entries instantiate the wasm at import: a bundler told they are side-effect free may skip
   // them and bind straight to the glue's re-exported functions, which then run uninitialised.
   const entries = ["node.js", "browser.js", "workerd.js", "deno.js"];
-  assert.deepStrictEqual(pkg.sideEffects, [...entries.map((e) => `./${e}`), ...entries.map((e) => `./lite/${e}`)]);
+  assert.deepStrictEqual(pkg.sideEffects, [...entries.map((e) => `./${e}`), ...entries.map((e) => `./lite/${e}`), ...entries.map((e) => `./client/${e}`)]);
   assert.strictEqual(pkg.engines.node, ">=20");
-  for (const subpath of [".", "./lite"]) {
+  for (const subpath of [".", "./lite", "./client"]) {
     assert.deepStrictEqual(Object.keys(pkg.exports[subpath]),
       ["types", "workerd", "deno", "node", "browser", "default"], subpath);
   }
@@ -31,14 +31,17 @@ test("the tarball ships the wasm and every entry", () => {
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "a2a.d.ts", "a2a.js", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "app-a2a.js", "app-caps.js", "app-conversations.js", "app-durable.js", "app-history.js", "app-http.js", "app-node.js", "app-options.js", "app-principal.js", "app-protocols.js", "app-runs.js", "app-task-list.js", "app-tasks.js",
-    "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder-children.js", "builder-mirror.js", "builder-pipe.js", "builder-queue.js", "builder-run.js", "builder.d.ts", "builder.js", "connect-types.d.ts", "connect.js", "conversation.d.ts",
+    "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder-children.js", "builder-mirror.js", "builder-pipe.js", "builder-queue.js", "builder-run.js", "builder.d.ts", "builder.js", "client", "connect-types.d.ts", "connect.js", "conversation.d.ts",
     "conversation.js", "deno.js", "durable.js",
     "index.d.ts", "index.js", "instance.js", "interrupts.d.ts", "interrupts.js", "lite", "node.js", "package.json", "redis.d.ts", "redis.js", "runs.d.ts", "runs.js", "store-events.js", "store-log.js", "store-options.js", "store-redis-log.js", "store-redis-scripts.js", "translate.d.ts", "translate.js",
     "upstream.d.ts", "upstream.js", "values.js", "workerd.js"]);
   assert.deepStrictEqual(readdirSync(`${dir}/lite`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
     "assembler.d.ts", "assembler.js", "browser.js", "connect-types.d.ts", "connect.js", "deno.js", "index.d.ts", "index.js", "instance.js", "node.js",
     "values.js", "workerd.js"]);
-  for (const wasm of ["agentwire_bg.wasm", "lite/agentwire_bg.wasm"]) {
+  assert.deepStrictEqual(readdirSync(`${dir}/client`).sort(), ["agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
+    "assembler.d.ts", "assembler.js", "browser.js", "connect-types.d.ts", "connect.js", "conversation.d.ts", "conversation.js", "deno.js",
+    "index.d.ts", "index.js", "instance.js", "interrupts.d.ts", "interrupts.js", "node.js", "values.js", "workerd.js"]);
+  for (const wasm of ["agentwire_bg.wasm", "lite/agentwire_bg.wasm", "client/agentwire_bg.wasm"]) {
     assert.ok(WebAssembly.validate(readFileSync(`${dir}/${wasm}`)), `${wasm} is a valid module`);
   }
 });

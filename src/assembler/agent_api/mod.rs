@@ -38,9 +38,9 @@ use crate::protocol::{
 use crate::sequence::{Seen, SeenNumbers};
 use crate::{Error, ErrorCode, Result};
 use crate::{Warning, WarningCode};
-#[cfg(all(target_arch = "wasm32", feature = "full"))]
+#[cfg(all(target_arch = "wasm32", feature = "client"))]
 pub(crate) use snapshot::Deferred;
-#[cfg(feature = "full")]
+#[cfg(feature = "client")]
 pub(crate) use snapshot::PartView;
 pub(crate) use snapshot::SnapshotView;
 

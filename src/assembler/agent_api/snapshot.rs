@@ -34,7 +34,7 @@ pub(crate) struct SnapshotView<'a> {
 /// A text the JSON form of a [`SnapshotView`] left out: the part at `part` (position in
 /// `content`) of message `message` (position in `output`, or in `incompleteMessages` when
 /// `incomplete`), whose `key` (`text` or `refusal`) is `text`.
-#[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+#[cfg_attr(not(all(target_arch = "wasm32", feature = "client")), allow(dead_code))]
 pub(crate) struct Deferred<'a> {
     pub(crate) incomplete: bool,
     pub(crate) message: usize,
@@ -64,14 +64,14 @@ impl<'a> SnapshotView<'a> {
     }
 
     /// Writes texts longer than `bytes` as `""`; [`SnapshotView::deferred`] lists them.
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "client")), allow(dead_code))]
     pub(crate) fn defer_texts(mut self, bytes: usize) -> Self {
         self.defer_above = Some(bytes);
         self
     }
 
     /// The texts left out of the serialised form, in order.
-    #[cfg_attr(not(all(target_arch = "wasm32", feature = "full")), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "client")), allow(dead_code))]
     pub(crate) fn deferred(&self) -> Vec<Deferred<'a>> {
         let Some(above) = self.defer_above else {
             return Vec::new();

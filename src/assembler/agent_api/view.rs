@@ -77,9 +77,9 @@ impl AgentApiFold {
                 // Written from the slot: no copy of the part (and in the full build no `Value`
                 // of it for the wasm outbox, which writes it as JSON text).
                 let view = super::snapshot::PartView(p, None);
-                #[cfg(feature = "full")]
+                #[cfg(feature = "client")]
                 out.content(&m.message.id, index, &view);
-                #[cfg(not(feature = "full"))]
+                #[cfg(not(feature = "client"))]
                 if let Ok(part) = serde_json::to_value(view) {
                     out.other(Update::Content {
                         message_id: m.message.id.clone(),

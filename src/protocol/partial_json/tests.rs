@@ -318,7 +318,7 @@ fn an_unfinished_number_past_the_double_range_keeps_its_place() {
             apply(&mut mirror, p.take_ops());
             let value = p.value().unwrap_or(Value::Null);
             assert_eq!(mirror.clone().unwrap_or(Value::Null), value, "{piece}");
-            if cfg!(feature = "full") {
+            if cfg!(feature = "client") {
                 assert!(
                     crate::protocol::json_eq(&value, expected),
                     "{piece}: {value}"
