@@ -15,19 +15,23 @@ if (!project) throw new Error("usage: browser.mjs <project dir>");
 const conditions = ["browser", "import", "default"];
 const entryUrl = `/${relative(project, resolveEntry(project, "agentwire", conditions))}`;
 const liteUrl = `/${relative(project, resolveEntry(project, "agentwire/lite", conditions))}`;
+const clientUrl = `/${relative(project, resolveEntry(project, "agentwire/client", conditions))}`;
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>agentwire</title><link rel="icon" href="data:,">
-<script type="importmap">${JSON.stringify({ imports: { agentwire: entryUrl, "agentwire/lite": liteUrl } })}</script>
+<script type="importmap">${JSON.stringify({ imports: { agentwire: entryUrl, "agentwire/lite": liteUrl, "agentwire/client": clientUrl } })}</script>
 <script type="module">
   import * as api from "agentwire";
   import * as lite from "agentwire/lite";
+  import * as client from "agentwire/client";
   import assert from "/tests/mini-assert.mjs";
   import { cases } from "/tests/cases.mjs";
   import { liteCases } from "/tests/lite-cases.mjs";
+  import { assemblerCases } from "/tests/assembler-cases.mjs";
   import { hostileCases, checkedCases } from "/tests/hostile-cases.mjs";
   import { runCases } from "/tests/runners/tap.mjs";
   const hostile = (await runCases(checkedCases(hostileCases), api, assert)).map((r) => ({ ...r, name: "hostile: " + r.name }));
-  window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert), ...hostile];
+  const clientResults = (await runCases(assemblerCases, client, assert)).map((r) => ({ ...r, name: "client: " + r.name }));
+  window.__results = [...await runCases(cases, api, assert), ...await runCases(liteCases, lite, assert), ...clientResults, ...hostile];
 </script>`;
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
   ".json": "application/json", ".html": "text/html" };
@@ -54,6 +58,7 @@ const profile = mkdtempSync(join(tmpdir(), "agentwire-chromium-"));
 const results = [
   { name: `"agentwire" resolves to the browser entry (${entryUrl})`, ok: entryUrl.endsWith("/agentwire/browser.js") },
   { name: `"agentwire/lite" resolves to its browser entry (${liteUrl})`, ok: liteUrl.endsWith("/agentwire/lite/browser.js") },
+  { name: `"agentwire/client" resolves to its browser entry (${clientUrl})`, ok: clientUrl.endsWith("/agentwire/client/browser.js") },
 ];
 let context;
 try {

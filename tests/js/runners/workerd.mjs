@@ -18,15 +18,18 @@ if (!project) throw new Error("usage: workerd.mjs <project dir>");
 const conditions = ["workerd", "worker", "browser", "import", "default"];
 const entry = resolveEntry(project, "agentwire", conditions);
 const liteEntry = resolveEntry(project, "agentwire/lite", conditions);
+const clientEntry = resolveEntry(project, "agentwire/client", conditions);
 const pkgDir = dirname(entry);
 
 const workerPath = join(project, "worker.mjs");
 writeFileSync(workerPath, `
 import * as api from "./${relative(project, entry)}";
 import * as lite from "./${relative(project, liteEntry)}";
+import * as client from "./${relative(project, clientEntry)}";
 import assert from "node:assert/strict";
 import { cases } from "./tests/cases.mjs";
 import { liteCases } from "./tests/lite-cases.mjs";
+import { assemblerCases } from "./tests/assembler-cases.mjs";
 import { runCases } from "./tests/runners/tap.mjs";
 
 export default {
@@ -42,6 +45,7 @@ export default {
     }
     if (pathname === "/cases") return Response.json(await runCases(cases, api, assert));
     if (pathname === "/lite-cases") return Response.json(await runCases(liteCases, lite, assert));
+    if (pathname === "/client-cases") return Response.json(await runCases(assemblerCases, client, assert));
     return new Response("not found", { status: 404 });
   },
 };
@@ -85,6 +89,7 @@ const mf = new Miniflare({
     ...jsFiles(pkgDir).map(esm),
     { type: "CompiledWasm", path: join(pkgDir, "agentwire_bg.wasm") },
     { type: "CompiledWasm", path: join(dirname(liteEntry), "agentwire_bg.wasm") },
+    { type: "CompiledWasm", path: join(dirname(clientEntry), "agentwire_bg.wasm") },
     ...jsFiles(join(project, "tests")).map(esm),
   ],
 });
@@ -119,6 +124,8 @@ try {
   await check("the workerd condition is the entry", () => expect(relative(pkgDir, entry), "workerd.js", "entry"));
   await check("the workerd condition is agentwire/lite's entry",
     () => expect(relative(pkgDir, liteEntry), "lite/workerd.js", "entry"));
+  await check("the workerd condition is agentwire/client's entry",
+    () => expect(relative(pkgDir, clientEntry), "client/workerd.js", "entry"));
   await check("POST /process answers with the parsed request and its defaults", async () => {
     const res = await post('{"input":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"session_id":"s1"}');
     expect(res.status, 200, "status");
@@ -134,10 +141,11 @@ try {
     const res = await post(new Uint8Array([0x7b, 0xff, 0x7d]));
     expect((await res.json()).code, "INVALID_UTF8", "code");
   });
-  for (const path of ["/cases", "/lite-cases"]) {
+  for (const path of ["/cases", "/lite-cases", "/client-cases"]) {
     const res = await mf.dispatchFetch(`http://localhost${path}`);
     if (res.status !== 200) throw new Error(`${path}: status ${res.status}: ${await res.text()}`);
-    for (const r of await res.json()) results.push({ ...r, name: `in-worker: ${r.name}` });
+    const label = path === "/client-cases" ? "in-worker, agentwire/client" : "in-worker";
+    for (const r of await res.json()) results.push({ ...r, name: `${label}: ${r.name}` });
   }
   const base = (await appMf.ready).origin;
   const { StreamAssembler } = await import(pathToFileURL(resolveEntry(project, "agentwire", ["node", "import", "default"])).href);
