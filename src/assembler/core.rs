@@ -395,8 +395,8 @@ impl Inner {
                 ErrorCode::ProtocolViolation,
                 format!(
                     "The stream is \"{}\", but this build reads the Agent API only (agentwire \
-                     without its \"full\" feature; in JavaScript, import StreamAssembler from \
-                     \"agentwire\" rather than \"agentwire/lite\").",
+                     without its \"client\" feature; in JavaScript, import StreamAssembler from \
+                     \"agentwire/client\" or \"agentwire\" rather than \"agentwire/lite\").",
                     protocol.as_str()
                 ),
             )

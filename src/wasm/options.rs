@@ -114,7 +114,7 @@ pub fn assembler_options(text: Option<&str>) -> Result<AssemblerOptions> {
                 Some(name) => match Protocol::from_name(name) {
                     #[cfg(not(feature = "client"))]
                     Some(p) if p != Protocol::AgentApi => return Err(invalid(format!(
-                        "protocol \"{name}\" is not in agentwire/lite, which reads the Agent API only; import StreamAssembler from \"agentwire\""
+                        "protocol \"{name}\" is not in agentwire/lite, which reads the Agent API only; import StreamAssembler from \"agentwire/client\" or \"agentwire\""
                     )).with_field("protocol")),
                     Some(p) => options.with_protocol(Some(p)),
                     None => return Err(invalid(format!(
