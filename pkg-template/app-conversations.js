@@ -1,11 +1,15 @@
 // Server-kept conversations of the request side: a new turn's agent request gets the
 // conversation so far, read from the run it follows, for OpenAI Responses (`previous_response_id`)
-// and the Agent API (`session_id`, with the app's `sessionHistory`). A2A tasks of several turns
-// are app-tasks.js's.
+// and the Agent API (`session_id`, with the app's `sessionHistory`); an AG-UI thread's `resume`
+// is held to AG-UI's rules against the thread's interrupted run. A2A tasks of several turns are
+// app-tasks.js's.
 import { HttpError } from "./app-http.js";
-import { principalKey, scoped } from "./app-principal.js";
+import { principalKey, scoped, unscoped } from "./app-principal.js";
 import { isRunId } from "./app-protocols.js";
 import { answerOf, nextInput, resumeOf } from "./app-history.js";
+
+/** The longest `resume` (JSON text) a run keeps to recognise its replay. */
+const MAX_KEPT_RESUME = 16 * 1024;
 
 /**
  * `agentRequest` continued from run `run` (its whole `log`, or `null` when no longer whole): the
@@ -74,4 +78,61 @@ export async function continueSession(runs, agentRequest, principal) {
   if (!run) return;
   if (run.status === "running") throw new HttpError("SESSION_BUSY", `Session ${session} has a run going.`);
   continueFrom(agentRequest, run, log);
+}
+
+/** What an AG-UI run keeps of its request's `resume` to recognise a replay: its JSON text, when short. */
+export function keptResume(agentRequest) {
+  const resume = agentRequest.resume;
+  if (!Array.isArray(resume) || resume.length === 0) return undefined;
+  const text = JSON.stringify(resume);
+  return text.length <= MAX_KEPT_RESUME ? text : undefined;
+}
+
+/** `{code, message}` of a refused resume. */
+const refuse = (code, message) => ({ refusal: { code, message } });
+
+/**
+ * AG-UI's rules for a run of thread `session_id` against the thread's last run (the caller's,
+ * while kept): while it waits on interrupts, the request must `resume` every one of them (no
+ * other id, none expired: `expiresAt`); a `resume` with nothing open is refused, unless it is the
+ * one the last run was started with (a replay: `{replay: {key, id}}`, that run's answer again,
+ * nothing run twice). Returns `{refusal: {code, message}}` (the run is refused with AG-UI's
+ * RUN_ERROR), `{replay}`, or `null` to run the agent.
+ */
+export async function checkThreadResume(runs, agentRequest, principal, now = Date.now()) {
+  const thread = agentRequest.session_id;
+  if (typeof thread !== "string" || typeof runs.store.lastRun !== "function") return null;
+  const resume = Array.isArray(agentRequest.resume) ? agentRequest.resume : [];
+  const owner = principalKey(principal);
+  const last = await runs.store.lastRun(scoped(owner, thread));
+  const { run, log } = last === null ? {} : await runAndLog(runs, last, owner, "ag-ui");
+  // A run going: the start is refused as SESSION_BUSY; a log no longer whole: nothing to hold it to.
+  if (run?.status === "running" || (run && log === null)) return null;
+  const answer = run ? answerOf(log, "ag-ui") : null;
+  const open = answer?.status === "incomplete" ? answer.interrupts.filter((i) => typeof i?.id === "string") : [];
+  if (open.length === 0) {
+    if (resume.length === 0) return null;
+    if (run && run.meta?.resume !== undefined && run.meta.resume === JSON.stringify(resume)) {
+      return { replay: { key: last, id: unscoped(owner, last) } };
+    }
+    return refuse("RESUME_UNEXPECTED", `Thread ${thread.slice(0, 64)} has no run waiting on an interrupt: the resume answers nothing.`);
+  }
+  const ids = open.map((i) => i.id);
+  if (resume.length === 0) {
+    return refuse("RESUME_REQUIRED", `The thread's last run waits on interrupts (${ids.join(", ").slice(0, 512)}): the next run must resume every one of them.`);
+  }
+  const answered = new Set();
+  for (const entry of resume) {
+    const id = entry?.interruptId;
+    if (typeof id !== "string" || !ids.includes(id)) {
+      return refuse("RESUME_UNKNOWN_INTERRUPT", `The resume names ${JSON.stringify(String(id).slice(0, 64))}, which the thread's run does not wait on.`);
+    }
+    if (answered.has(id)) return refuse("RESUME_UNKNOWN_INTERRUPT", `The resume answers ${id.slice(0, 64)} twice.`);
+    answered.add(id);
+  }
+  const missing = ids.filter((id) => !answered.has(id));
+  if (missing.length > 0) return refuse("RESUME_INCOMPLETE", `The resume leaves interrupts unanswered (${missing.join(", ").slice(0, 512)}): one resume answers every open interrupt.`);
+  const expired = open.find((i) => typeof i.expiresAt === "string" && Date.parse(i.expiresAt) <= now);
+  if (expired) return refuse("INTERRUPT_EXPIRED", `Interrupt ${expired.id.slice(0, 64)} expired at ${expired.expiresAt.slice(0, 64)}.`);
+  return null;
 }

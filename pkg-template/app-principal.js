@@ -44,3 +44,8 @@ export function principalKey(principal) {
 export function scoped(owner, id) {
   return owner === null || id === null || id === undefined ? (id ?? null) : `${owner.length}:${owner}${id}`;
 }
+
+/** The id `owner` named, of its store key `key` (what `scoped(owner, id)` made). */
+export function unscoped(owner, key) {
+  return owner === null ? key : key.slice(String(owner.length).length + 1 + owner.length);
+}

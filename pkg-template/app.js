@@ -4,18 +4,19 @@
 // (app-runs.js), the protocols' front ends (app-protocols.js, app-a2a.js) and the runtime
 // adapters (app-node.js, app-durable.js).
 import { agentwireError } from "./values.js";
+import { ResponseBuilder } from "./builder.js";
 import { a2aAgentCard } from "./a2a.js";
 import { readOptions } from "./app-options.js";
 import {
-  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, nodeRequests, readBody, requestUrl, sseAnswer, streamOf,
-  withCors,
+  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, nodeRequests, readBody, requestUrl, sseAnswer, sseResponse,
+  streamOf, withCors,
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
 import { RunCaps } from "./app-caps.js";
 import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
 import { keptHistory } from "./app-history.js";
-import { chainResponse, continueSession } from "./app-conversations.js";
+import { chainResponse, checkThreadResume, continueSession, keptResume } from "./app-conversations.js";
 import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
@@ -367,8 +368,14 @@ export class AgentApp {
     const { id, session, builderOptions } = runOf(front, mapped, context.runId);
     if (front.protocol === "openai-responses") await chainResponse(this.#runs, agentRequest, context.principal);
     else if (front.protocol === "agent-api" && this.#o.sessionHistory) await continueSession(this.#runs, agentRequest, context.principal);
-    // What the next turn may build on (Responses `store: false`: nothing).
-    const meta = agentRequest.store === false ? { store: false } : { input: keptHistory(agentRequest.input ?? []) };
+    else if (front.protocol === "ag-ui") {
+      // AG-UI's rules for `resume`: refused with RUN_ERROR (no run), or a replay's earlier answer.
+      const held = await checkThreadResume(this.#runs, agentRequest, context.principal);
+      if (held?.refusal) return sseResponse(ResponseBuilder.stream((rb) => void rb.failed(held.refusal), builderOptions), id);
+      if (held?.replay) return this.#answer(request, held.replay.key, -1, held.replay.id);
+    }
+    // What the next turn may build on (Responses `store: false`: nothing; AG-UI: its resume too).
+    const meta = agentRequest.store === false ? { store: false } : { input: keptHistory(agentRequest.input ?? []), resume: keptResume(agentRequest) };
     const key = await this.#start(request, { id, protocol: front.protocol, session, agentRequest, builderOptions, meta }, context);
     if (front.streamed(agentRequest)) return this.#answer(request, key, -1, id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.

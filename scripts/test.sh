@@ -99,7 +99,7 @@ suite_node() {
   project || return 1
   (cd "$PROJECT" && AGENTWIRE_ROOT="$ROOT" AGENTWIRE_TSC="$ROOT/node_modules/typescript/bin/tsc" \
     AGENTWIRE_TSC7="$ROOT/node_modules/typescript7/bin/tsc" \
-    run timeout 600 node --test --test-reporter=tap tests/*.test.mjs)
+    run timeout 900 node --test --test-reporter=tap tests/*.test.mjs)
 }
 
 suite_conformance() {

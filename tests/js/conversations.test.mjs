@@ -124,8 +124,10 @@ test("a paused run's answer reaches the agent in request.resume: A2A follow-up, 
     });
     assert.deepEqual(seen.at(-1).resume, [{ interruptId: "ask-5", status: "resolved", payload: { approved: false, reason: "not now" } }]);
 
-    // AG-UI: the client's resume entries, as sent.
-    const resume = [{ interruptId: "ask-9", status: "resolved", payload: { approved: false } }];
+    // AG-UI: the client's resume entries, as sent, for the thread's paused run.
+    const start = { tools: [], context: [], state: {}, forwardedProps: {} };
+    await (await post(`${base}/ag-ui`, { threadId: "t", runId: "r-ask", messages: [{ id: "u0", role: "user", content: "ask" }], ...start })).text();
+    const resume = [{ interruptId: `ask-${seen.length}`, status: "resolved", payload: { approved: false } }];
     const agui = await post(`${base}/ag-ui`, { threadId: "t", runId: "r-next", messages: [{ id: "u1", role: "user", content: "go" }], tools: [], context: [], state: {}, forwardedProps: {}, resume });
     await agui.text();
     assert.deepEqual(seen.at(-1).resume, resume);
