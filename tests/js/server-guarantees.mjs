@@ -407,6 +407,24 @@ export const GUARANTEES = {
     assert.match(other.body, /turns:1/, "bob's session of that name starts afresh");
   },
 
+  async "an AG-UI thread waiting on an interrupt refuses a run that does not resume it (RUN_ERROR), and goes on with one that does"(ctx) {
+    const { assert } = ctx;
+    const { post } = helpers(ctx);
+    const thread = `thread-${serial++}-${Date.now()}`;
+    const run = (text, resume) => post("/ag-ui", {
+      threadId: thread, runId: `r-${serial++}`, state: {}, tools: [], context: [], forwardedProps: {},
+      messages: [{ id: `m-${serial++}`, role: "user", content: text }], ...(resume ? { resume } : {}),
+    }, as("ann")).then((r) => r.text());
+    const paused = await run("ask-input");
+    const finished = paused.split("\n").find((line) => line.includes('"RUN_FINISHED"'));
+    const id = finished && JSON.parse(finished.slice(finished.indexOf("{"))).outcome?.interrupts?.[0]?.id;
+    assert.ok(id, paused.slice(-400));
+    assert.match(await run("hello"), /"type":"RUN_ERROR".*"code":"RESUME_REQUIRED"|"code":"RESUME_REQUIRED".*"type":"RUN_ERROR"/);
+    const resumed = await run("the blue one", [{ interruptId: id, status: "resolved", payload: "the blue one" }]);
+    assert.doesNotMatch(resumed, /RUN_ERROR/, resumed.slice(-400));
+    assert.match(resumed, /RUN_FINISHED/);
+  },
+
   async "a Responses request chained by previous_response_id gives its agent the earlier turn; another caller's is refused"(ctx) {
     const { assert } = ctx;
     const { post } = helpers(ctx);
