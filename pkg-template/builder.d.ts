@@ -239,6 +239,14 @@ export declare class ResponseBuilder {
   /** Emits the response, status `in_progress` (after `created` if due). */
   inProgress(): Uint8Array;
   /**
+   * Answers the run with one message rather than a task where the protocol has such an answer:
+   * A2A, whose `SendMessage` then gets a `Message` result (the output's parts) when the run
+   * completes; a run that fails, is canceled or pauses still answers with a task. Changes nothing
+   * in the other protocols. Emits nothing; returns this builder.
+   * @throws {AgentwireError} `BUILDER_STATE` once the run's first event was emitted.
+   */
+  asMessage(): this;
+  /**
    * Emits the terminal response, status `completed`, with `output` (the completed messages).
    * @throws {AgentwireError} `BUILDER_STATE` while a message is open (unless `closeOpen`).
    */

@@ -76,6 +76,11 @@ export class ResponseBuilder {
     return emit(run, use(run, (core) => core.inProgress()));
   }
 
+  asMessage() {
+    use(this.#run, (core) => core.asMessage());
+    return this;
+  }
+
   completed(options) {
     const run = this.#run;
     live(run);

@@ -4,8 +4,7 @@
 // package installed). Its agent's behaviour is chosen by the
 // prefix of the last input message's id (the A2A `messageId`), as the TCK's scenarios
 // (`scenarios/*.feature`) and its reference system under test (`sut/a2a-python`) have it.
-// Scenarios agentwire's agents cannot express are answered by the default: a task completed
-// with a text that names the id (`tck-message-response`: a task, not a Message).
+// An unknown prefix is answered by a task completed with a text that names the id.
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
 import { AgentApp } from "agentwire";
@@ -51,6 +50,8 @@ const SCENARIOS = [
   ["tck-stream-ordering-001", (rb) => { rb.inProgress(); part(rb, "text", "Ordered output"); }],
   ["tck-artifact-file-url", (rb) => part(rb, "file", { file_url: "https://example.com/output.txt", filename: "output.txt" })],
   ["tck-complete-task", (rb) => part(rb, "text", "Hello from TCK")],
+  // A Message answer, not a task.
+  ["tck-message-response", (rb) => part(rb.asMessage(), "text", "Direct message response")],
   ["tck-artifact-text", (rb) => part(rb, "text", "Generated text content")],
   ["tck-artifact-file", (rb) => part(rb, "file", { file_data: "data:text/plain;base64,dGNr", filename: "output.txt" })],
   ["tck-artifact-data", (rb) => part(rb, "data", { key: "value", count: 42 })],

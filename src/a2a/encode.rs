@@ -70,6 +70,8 @@ pub struct A2aEncoder {
     context_id: Option<String>,
     started: bool,
     ended: bool,
+    /// The run is answered by one message when it completes ([`Encoder::answer_with_message`]).
+    as_message: bool,
     artifacts: Table<Artifact>,
 }
 
@@ -84,6 +86,7 @@ impl A2aEncoder {
             context_id: None,
             started: false,
             ended: false,
+            as_message: false,
             artifacts: Table::default(),
         }
     }
@@ -284,6 +287,21 @@ impl A2aEncoder {
         if self.context_id.is_none() {
             self.context_id.clone_from(&r.session_id);
         }
+        if self.as_message && !self.started {
+            match r.status {
+                RunStatus::Completed => {
+                    self.message_answer(r, out);
+                    self.ended = true;
+                    return Ok(());
+                }
+                // A run that fails, is canceled or pauses answers with a task after all.
+                RunStatus::Failed
+                | RunStatus::Canceled
+                | RunStatus::Rejected
+                | RunStatus::Incomplete => {}
+                _ => return Ok(()),
+            }
+        }
         self.ensure_task(out)?;
         let state = match &r.status {
             RunStatus::InProgress => {
@@ -311,6 +329,55 @@ impl A2aEncoder {
         Ok(())
     }
 
+    /// The answer of a completed run asked for as one message: every part of its output's
+    /// messages, in order, in one agent message (`messageId` its first message's id, in the
+    /// request's context).
+    fn message_answer(&self, r: &AgentResponse, out: &mut Vec<u8>) {
+        let v1 = self.version == A2aVersion::V1_0;
+        frame_start(out, self.format);
+        raw(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+        value(out, &self.rpc_id);
+        raw(
+            out,
+            if v1 {
+                ",\"result\":{\"message\":{\"messageId\":"
+            } else {
+                ",\"result\":{\"kind\":\"message\",\"messageId\":"
+            },
+        );
+        let output = r.output.iter().flatten();
+        let first = output.clone().next().map(|m| m.id.as_str());
+        string(out, first.or(r.id.as_deref()).unwrap_or_default());
+        if let Some(context) = &self.context_id {
+            raw(out, ",\"contextId\":");
+            string(out, context);
+        }
+        raw(
+            out,
+            if v1 {
+                ",\"role\":\"ROLE_AGENT\",\"parts\":["
+            } else {
+                ",\"role\":\"agent\",\"parts\":["
+            },
+        );
+        let mut parts = Parts::new(self.version);
+        for m in output {
+            let mut a = Artifact {
+                message_type: String::new(),
+                role: String::new(),
+                sent_any: false,
+                parts: PartTable::default(),
+                done: false,
+            };
+            for (index, c) in parts_of(m) {
+                a.part(index, Body::of(&c.body), Mode::Completed, &mut parts);
+            }
+        }
+        out.extend_from_slice(&parts.buf);
+        raw(out, "]");
+        frame_end(out, self.format, if v1 { "}}}" } else { "}}" });
+    }
+
     /// The position of the artifact for `msg_id`, made when new.
     fn artifact(&mut self, msg_id: &str) -> usize {
         self.artifacts.at(msg_id, || Artifact {
@@ -323,6 +390,10 @@ impl A2aEncoder {
     }
 
     fn on_message(&mut self, m: &Message, completed: bool, out: &mut Vec<u8>) -> Result<()> {
+        // Answered by one message: written whole from the run's end.
+        if self.as_message && !self.started {
+            return Ok(());
+        }
         self.ensure_task(out)?;
         let at = self.artifact(&m.id);
         let Some(a) = self.artifacts.get_mut(at) else {
@@ -406,6 +477,9 @@ impl A2aEncoder {
         mode: Mode,
         out: &mut Vec<u8>,
     ) -> Result<()> {
+        if self.as_message && !self.started {
+            return Ok(());
+        }
         self.ensure_task(out)?;
         let at = self.artifact(msg_id);
         let Some(a) = self.artifacts.get_mut(at) else {
@@ -688,6 +762,14 @@ impl Encoder for A2aEncoder {
     fn content_type(&self) -> &'static str {
         self.format.content_type().unwrap_or(SSE_CONTENT_TYPE)
     }
+
+    fn answer_with_message(&mut self) -> bool {
+        if self.started || self.ended {
+            return false;
+        }
+        self.as_message = true;
+        true
+    }
 }
 
 #[cfg(test)]
@@ -714,6 +796,78 @@ mod tests {
             .filter_map(|f| f.strip_prefix("data: "))
             .map(|j| serde_json::from_str(j).unwrap())
             .collect()
+    }
+
+    /// The events of a run asked to answer with a message (before its first event), which
+    /// says "Hi" and then ends `completed` (or `failed`).
+    fn message_run(version: A2aVersion, fail: bool) -> Vec<serde_json::Value> {
+        let options = BuilderOptions::new()
+            .response_id("task_1")
+            .session_id("ctx_1");
+        let enc = A2aEncoder::new(7.into()).with_version(version);
+        let mut rb = ResponseBuilder::with_encoder(options, Box::new(enc)).unwrap();
+        rb.answer_with_message().unwrap();
+        let m = rb.message(Default::default()).unwrap();
+        let c = rb.content(m, ContentType::Text).unwrap();
+        let mut out = rb.delta_text(c, "Hi").unwrap();
+        out.extend(rb.complete_content(c).unwrap());
+        out.extend(rb.complete_message(m).unwrap());
+        if fail {
+            out.extend(
+                rb.failed(crate::protocol::ErrorInfo::new("MODEL_DOWN", "down"))
+                    .unwrap(),
+            );
+        } else {
+            out.extend(rb.completed(CompleteOptions::new()).unwrap());
+        }
+        assert!(
+            rb.answer_with_message().is_err(),
+            "too late once the run started"
+        );
+        String::from_utf8(out)
+            .unwrap()
+            .split("\n\n")
+            .filter_map(|f| f.strip_prefix("data: "))
+            .map(|j| serde_json::from_str(j).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_run_answered_with_a_message_is_one_message_event_in_either_version() {
+        let events = message_run(A2aVersion::V1_0, false);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0]["id"], 7);
+        let m = &events[0]["result"]["message"];
+        assert_eq!(m["role"], "ROLE_AGENT");
+        assert_eq!(m["contextId"], "ctx_1");
+        assert_eq!(m["parts"][0]["text"], "Hi");
+        assert!(m["messageId"].as_str().is_some_and(|id| !id.is_empty()));
+        let events = message_run(A2aVersion::V0_3, false);
+        assert_eq!(events.len(), 1, "{events:?}");
+        let m = &events[0]["result"];
+        assert_eq!(
+            (m["kind"].as_str(), m["role"].as_str()),
+            (Some("message"), Some("agent"))
+        );
+        assert_eq!(m["parts"][0]["kind"], "text");
+        assert_eq!(m["parts"][0]["text"], "Hi");
+    }
+
+    #[test]
+    fn a_failed_run_asked_to_answer_with_a_message_answers_with_a_task() {
+        let events = message_run(A2aVersion::V1_0, true);
+        assert_eq!(
+            events[0]["result"]["task"]["status"]["state"],
+            "TASK_STATE_SUBMITTED"
+        );
+        let text = events
+            .iter()
+            .find_map(|e| e["result"]["artifactUpdate"]["artifact"]["parts"][0]["text"].as_str());
+        assert_eq!(text, Some("Hi"));
+        assert_eq!(
+            events.last().unwrap()["result"]["statusUpdate"]["status"]["state"],
+            "TASK_STATE_FAILED"
+        );
     }
 
     #[test]

@@ -245,6 +245,25 @@ impl ResponseBuilder {
         self.commit(|this, out| this.ensure_created(out))
     }
 
+    /// Answers the run with one message rather than a task where the protocol has such an
+    /// answer (A2A: a `Message` result when the run completes; a run that fails, is canceled or
+    /// pauses still answers with a task); in the other protocols it changes nothing (JS:
+    /// `asMessage()`). Emits nothing.
+    ///
+    /// # Errors
+    ///
+    /// `BUILDER_STATE` once the run's first event was emitted.
+    pub fn answer_with_message(&mut self) -> Result<()> {
+        self.check_live()?;
+        if self.run != RunState::Initial {
+            return Err(state_err(
+                "asMessage() must come before the run's first event.",
+            ));
+        }
+        self.encoder.answer_with_message();
+        Ok(())
+    }
+
     /// Emits the response with status `in_progress` (JS: `inProgress()`), after `created` if
     /// that was not emitted yet.
     ///

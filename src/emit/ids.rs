@@ -70,6 +70,10 @@ impl<E: Encoder> Encoder for EventIds<E> {
     fn content_type(&self) -> &'static str {
         self.inner.content_type()
     }
+
+    fn answer_with_message(&mut self) -> bool {
+        self.inner.answer_with_message()
+    }
 }
 
 impl<E: Encoder + ?Sized> Encoder for Box<E> {
@@ -79,5 +83,9 @@ impl<E: Encoder + ?Sized> Encoder for Box<E> {
 
     fn content_type(&self) -> &'static str {
         (**self).content_type()
+    }
+
+    fn answer_with_message(&mut self) -> bool {
+        (**self).answer_with_message()
     }
 }

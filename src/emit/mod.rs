@@ -158,6 +158,12 @@ pub trait Encoder {
 
     /// The HTTP `Content-Type` of the encoded stream.
     fn content_type(&self) -> &'static str;
+
+    /// Asks for the run's answer as one message rather than a task, where the protocol has
+    /// such an answer (A2A) and nothing was written yet; whether it will be. By default: no.
+    fn answer_with_message(&mut self) -> bool {
+        false
+    }
 }
 
 /// The Agent API encoder: each event is its `model_dump_json()` bytes (as the reference's

@@ -577,7 +577,9 @@ impl ResponsesDecoder {
         warn(
             warnings,
             WarningCode::UnannouncedMessage,
-            format!("A {ty} event names item \"{item_id}\", which was never added; it was created."),
+            format!(
+                "A {ty} event names item \"{item_id}\", which was never added; it was created."
+            ),
         );
         let item = str_map(&[("id", item_id), ("type", item_type)]);
         let oi = oi.unwrap_or(self.items.len() as i64);

@@ -110,6 +110,12 @@ impl ResponseBuilderCore {
         Ok(with(&self.shared, ResponseBuilder::created)?)
     }
 
+    /// Answers the run with one message rather than a task where the protocol has one (A2A).
+    #[wasm_bindgen(js_name = asMessage)]
+    pub fn as_message(&self) -> Result<(), JsValue> {
+        Ok(with(&self.shared, ResponseBuilder::answer_with_message)?)
+    }
+
     /// Emits the response with status `in_progress`.
     #[wasm_bindgen(js_name = inProgress)]
     pub fn in_progress(&self) -> Result<Vec<u8>, JsValue> {
