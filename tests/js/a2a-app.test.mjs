@@ -233,3 +233,50 @@ test("a body that is not JSON is refused with a JSON-RPC error (-32005) and 415"
     server.close();
   }
 });
+
+test("an agent answers an A2A send with a Message (rb.asMessage()): SendMessage, the stream and @a2a-js/sdk's client read one message; a failing run still answers with a task", async () => {
+  const app = new AgentApp({
+    agent: (request, rb) => {
+      const said = request.input.at(-1)?.content?.[0]?.text;
+      const text = rb.asMessage().message().content("text");
+      text.delta("Direct ");
+      text.delta("answer");
+      if (said === "fail") throw new Error("down");
+    },
+  });
+  const { server, base } = await listen(app);
+  try {
+    const sent = await (await post(`${base}/a2a`, send(1, { contextId: "ctx-m" }), V1)).json();
+    assert.equal(sent.result.task, undefined, JSON.stringify(sent));
+    assert.equal(sent.result.message.role, "ROLE_AGENT");
+    assert.equal(sent.result.message.contextId, "ctx-m");
+    assert.deepEqual(sent.result.message.parts.map((p) => p.text), ["Direct answer"]);
+    const streamed = await (await post(`${base}/a2a`, send(2, {}, "SendStreamingMessage"), V1)).text();
+    const events = streamed.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+    assert.equal(events.length, 1, streamed);
+    assert.deepEqual(events[0].result.message.parts.map((p) => p.text), ["Direct answer"]);
+    const snapshot = await StreamAssembler.collect(new Response(streamed));
+    assert.match(JSON.stringify(snapshot.output), /Direct answer/);
+    // 0.3: the message itself is the result.
+    const old = await (await post(`${base}/a2a`, sendV03(3, {}))).json();
+    assert.equal(old.result.kind, "message", JSON.stringify(old));
+    assert.equal(old.result.parts[0].text, "Direct answer");
+    // The official JS client reads it as a Message.
+    const { pathToFileURL } = await import("node:url");
+    const sdk = (path) => import(pathToFileURL(`${process.env.AGENTWIRE_ROOT}/node_modules/@a2a-js/sdk/dist/${path}`).href);
+    const { ClientFactory } = await sdk("client/index.js");
+    const { Message } = await sdk("index.js");
+    const client = await new ClientFactory().createFromUrl(base);
+    const answer = await client.sendMessage({ message: Message.fromJSON({ messageId: "u9", role: "ROLE_USER", parts: [{ text: "hi" }] }) });
+    // The SDK gives a Message itself (a task would have an id and a status).
+    const message = answer.payload?.$case === "message" ? answer.payload.value : answer;
+    assert.ok(typeof message.messageId === "string" && message.status === undefined, JSON.stringify(answer));
+    assert.equal(message.parts[0].content.value, "Direct answer");
+    // A run that fails answers with a task after all.
+    const failed = await (await post(`${base}/a2a`, send(4, { parts: [{ text: "fail" }] }), V1)).json();
+    assert.equal(failed.result.task?.status?.state, "TASK_STATE_FAILED", JSON.stringify(failed));
+    assert.equal(failed.result.task.status.message.metadata.code, "AGENT_ERROR");
+  } finally {
+    server.close();
+  }
+});
