@@ -138,14 +138,15 @@ function print(modules, uses, layer) {
   }
 }
 
-// The JavaScript package: a module is a file of pkg-template/ without `.js` (`lite/index` for the
-// lite entry, whose imports name the files it is built next to: copies of the same modules).
+// The JavaScript package: a module is a file of pkg-template/ without `.js` (`lite/index` and
+// `client/index` for those entries, whose imports name the files they are built next to: copies
+// of the same modules).
 const pkg = join(root, "pkg-template");
 const jsModules = new Set();
 const jsUses = new Map();
 const jsFiles = [
   ...readdirSync(pkg).filter((f) => f.endsWith(".js")),
-  ...(existsSync(join(pkg, "lite")) ? readdirSync(join(pkg, "lite")).filter((f) => f.endsWith(".js")).map((f) => `lite/${f}`) : []),
+  ...["lite", "client"].flatMap((dir) => (existsSync(join(pkg, dir)) ? readdirSync(join(pkg, dir)).filter((f) => f.endsWith(".js")).map((f) => `${dir}/${f}`) : [])),
 ];
 for (const file of jsFiles) {
   const name = file.replace(/\.js$/, "");
@@ -164,7 +165,7 @@ for (const file of jsFiles) {
     const spec = m[1];
     if (!spec.startsWith("./") && !spec.startsWith("../")) continue; // another package, node:…
     const to = spec.replace(/^\.\//, "").replace(/\.js$/, "");
-    if (to === name.replace(/^lite\//, "")) continue;
+    if (to === name.replace(/^(lite|client)\//, "")) continue;
     const line = text.slice(0, m.index).split("\n").length;
     if (!seen.has(to)) seen.set(to, `pkg-template/${file}:${line}`);
   }
