@@ -102,7 +102,9 @@ export function rawRequest(next) {
 }
 
 const JUNK = ["{", "}", "[", "]", '"', ",", ":", "null", "1e999", "-", "\\ud800", "\u0000", "\u00e9", "[".repeat(300), '"input"',
-  '"messages"', '"params"', '"id":"x"', '"stream":true', '"session_id":"s"', '"method":"SubscribeToTask"', `"${"y".repeat(5000)}"`];
+  '"messages"', '"params"', '"id":"x"', '"stream":true', '"session_id":"s"', '"method":"SubscribeToTask"', `"${"y".repeat(5000)}"`,
+  // AG-UI resumes (the route holds them to AG-UI's rules) and pauses to resume.
+  '"resume":[{"interruptId":"x","status":"resolved","payload":{"a":1}}]', '"resume":[]', '"resume":[1,{"status":"cancelled"}]', '"content":"pause"'];
 
 /** `body` with 1 to 3 random cuts and insertions (the app.test.mjs corpus's mutation). */
 export function mutate(body, next) {

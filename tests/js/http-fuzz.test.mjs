@@ -24,6 +24,8 @@ function fuzzApp(reported) {
     maxBodyBytes: 64 * 1024,
     runs: { abandonAfterMs: ABANDON_MS, maxRunningPerPrincipal: 10_000, maxRunning: 10_000 },
     listTasks: "all",
+    // Agent API sessions kept by the server: a session's turns read the store's last run.
+    sessionHistory: true,
     // Reported: anything but the agent's own failures (the fuzz agent throws on purpose) and the
     // client-caused ends of a run; a run lost (RUN_LOST), a store outage or a server bug is one.
     onError: (e, context) => {
