@@ -72,10 +72,12 @@ export async function continueSession(runs, agentRequest, principal) {
   const session = agentRequest.session_id;
   if (typeof session !== "string") return;
   const owner = principalKey(principal);
-  const last = await runs.store.lastRun(scoped(owner, session));
+  const key = scoped(owner, session);
+  const last = await runs.store.lastRun(key);
   if (last === null) return;
   const { run, log } = await runAndLog(runs, last, owner, "agent-api");
-  if (!run) return;
+  // None, or a run whose id was taken again in another session since.
+  if (!run || run.session !== key) return;
   if (run.status === "running") throw new HttpError("SESSION_BUSY", `Session ${session} has a run going.`);
   continueFrom(agentRequest, run, log);
 }
@@ -104,8 +106,11 @@ export async function checkThreadResume(runs, agentRequest, principal, now = Dat
   if (typeof thread !== "string" || typeof runs.store.lastRun !== "function") return null;
   const resume = Array.isArray(agentRequest.resume) ? agentRequest.resume : [];
   const owner = principalKey(principal);
-  const last = await runs.store.lastRun(scoped(owner, thread));
-  const { run, log } = last === null ? {} : await runAndLog(runs, last, owner, "ag-ui");
+  const key = scoped(owner, thread);
+  const last = await runs.store.lastRun(key);
+  const found = last === null ? {} : await runAndLog(runs, last, owner, "ag-ui");
+  // A run whose id was taken again in another session since is not this thread's.
+  const { run, log } = found.run?.session === key ? found : {};
   // A run going: the start is refused as SESSION_BUSY; a log no longer whole: nothing to hold it to.
   if (run?.status === "running" || (run && log === null)) return null;
   const answer = run ? answerOf(log, "ag-ui") : null;

@@ -281,6 +281,8 @@ export class DurableObjectRunStore {
       await res.body?.cancel();
       throw storeUnavailable(NAME, `the session's object answered ${res.status}`);
     }
+    // The session's object names the run; whether it is still kept (and this session's) the
+    // caller learns from the run's own object.
     const { last } = await res.json();
     return typeof last === "string" ? last : null;
   }

@@ -130,7 +130,8 @@ export class RedisRunStore {
   async lastRun(session) {
     if (typeof session !== "string") return null;
     const id = await this.#command(["GET", `${this.#o.prefix}sessionlast:${session}`]);
-    return typeof id === "string" && (await this.get(id)) !== null ? id : null;
+    // The run, while it is kept and still this session's (its id may have been taken again).
+    return typeof id === "string" && (await this.get(id))?.session === session ? id : null;
   }
 
   /** What is known of a run (`lost` when its instance's lease lapsed), or `null`. */

@@ -142,7 +142,7 @@ export class MemoryRunStore {
   /** The id of the run started last in `session` (while that run is kept), or `null`. */
   async lastRun(session) {
     const id = this.#lastRuns.get(session);
-    return id !== undefined && (await this.get(id)) !== null ? id : null;
+    return id !== undefined && (await this.get(id))?.session === session ? id : null;
   }
 
   /**

@@ -67,6 +67,8 @@ export async function fuzzStore(make, seed, { steps = 80, lenient = false, mixed
   // Ids whose start succeeded: only they may linger in a backend after the model forgot them.
   const started = new Set();
   const cancels = new Map();
+  /** The model of lastRun: session → the id started last in it. */
+  const lastRuns = new Map();
 
   const state = (run) => {
     if (run.status === "running") return "live";
@@ -137,10 +139,24 @@ export async function fuzzStore(make, seed, { steps = 80, lenient = false, mixed
       expectCode(`start ${id}`, got, want);
       if (want !== "ok") return;
       runs.set(id, { id, session, principal, meta, status: "running", base: 0, first: 0, next: 0, sizes: [], endedAt: 0 });
+      if (session !== null) lastRuns.set(session, id);
       started.add(id);
       let stopped = 0;
       cancels.set(id, { count: () => stopped, asked: 0 });
       store.onCancel(id, () => { stopped++; });
+    },
+    async lastRun() {
+      if (typeof store.lastRun !== "function") return;
+      const session = pick(["s1", "s2", "s:3"]);
+      trace.push(`lastRun ${session}`);
+      const got = await outcome(`lastRun ${session}`, store.lastRun(session));
+      expectCode(`lastRun ${session}`, got, "ok");
+      // The run started last in the session, while kept and still that session's (ids come back).
+      const id = lastRuns.get(session);
+      const want = id !== undefined && known(id)?.session === session ? id : null;
+      // A backend on its own clock may keep a run the model (on the fake clock) forgot.
+      if (lenient && got.value !== want) return;
+      same(`lastRun ${session}`, got.value, want);
     },
     async append() {
       const id = pick(ids);
@@ -245,7 +261,7 @@ export async function fuzzStore(make, seed, { steps = 80, lenient = false, mixed
       advanced += step;
     },
   };
-  const weights = [["start", 6], ["append", 8], ["end", 4], ["get", 3], ["read", 4], ["log", 2], ["cancel", 2], ["running", 1], ["abort", 1], ["clock", 3]];
+  const weights = [["start", 6], ["append", 8], ["end", 4], ["get", 3], ["read", 4], ["log", 2], ["cancel", 2], ["running", 1], ["abort", 1], ["clock", 3], ["lastRun", 2]];
   const table = weights.flatMap(([name, w]) => Array(w).fill(name));
   try {
     for (let i = 0; i < steps; i++) {
