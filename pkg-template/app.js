@@ -4,6 +4,7 @@
 // (app-runs.js), the protocols' front ends (app-protocols.js, app-a2a.js) and the runtime
 // adapters (app-node.js, app-durable.js).
 import { agentwireError } from "./values.js";
+import { call } from "./instance.js";
 import { ResponseBuilder } from "./builder.js";
 import { a2aAgentCard } from "./a2a.js";
 import { readOptions } from "./app-options.js";
@@ -210,6 +211,9 @@ export class AgentApp {
       if (id === null) continue;
       if (rest.length === 1) return new Map([["GET", (r, c) => this.#resume(r, c, protocol, id)]]);
       if (rest.length === 2 && rest[1] === "cancel") return new Map([["POST", (r, c) => this.#cancelRoute(r, c, protocol, id)]]);
+      if (rest.length === 2 && rest[1] === "input_items" && protocol === "openai-responses") {
+        return new Map([["GET", (r, c) => this.#inputItems(c, id)]]);
+      }
     }
     return undefined;
   }
@@ -402,6 +406,23 @@ export class AgentApp {
       || (request.headers.get("accept") ?? "").includes("text/event-stream");
     if (protocol === "openai-responses" && !wantsStream) return json(await this.#responseOf(run.key));
     return this.#answer(request, run.key, cursorOf(request, url), id);
+  }
+
+  /**
+   * `GET …/responses/{id}/input_items`: the response's input (what its run kept: the
+   * conversation so far, the newest 64 KiB) as the Responses API lists input items, written by
+   * the core; 404 for a response the caller has not or one made with `store: false`.
+   */
+  async #inputItems({ principal, url }, id) {
+    const run = await this.#own(id, principal, "openai-responses");
+    if (!run || run.meta?.store === false) throw new HttpError("NOT_FOUND", "No such response.");
+    const query = ["limit", "order", "after", "before"].map((k) => url.searchParams.get(k) ?? undefined);
+    try {
+      return jsonText(call("responsesInputList", JSON.stringify(run.meta?.input ?? []), id, ...query));
+    } catch (e) {
+      if (e?.code === "INVALID_REQUEST") throw new HttpError("INVALID_REQUEST", e.message, e.field);
+      throw e;
+    }
   }
 
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */

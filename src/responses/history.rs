@@ -80,7 +80,7 @@ fn part(p: &Map<String, Value>, output: bool) -> Option<Value> {
     })
 }
 
-fn one(m: &Map<String, Value>) -> Option<Value> {
+pub(super) fn one(m: &Map<String, Value>) -> Option<Value> {
     match str_of(m, "type").unwrap_or("message") {
         "message" | "error" => {
             let role = str_of(m, "role")

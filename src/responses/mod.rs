@@ -47,6 +47,7 @@ mod decode;
 mod echo;
 mod encode;
 mod history;
+mod input_list;
 mod request;
 mod request_out;
 #[cfg(feature = "client")]
@@ -56,6 +57,7 @@ pub use decode::ResponsesDecoder;
 pub use echo::ResponseEcho;
 pub use encode::ResponsesEncoder;
 pub use history::input_items;
+pub use input_list::{input_item_list, InputListQuery};
 pub use request::{agent_request, agent_request_with_echo};
 pub use request_out::create_request;
 #[cfg(feature = "client")]

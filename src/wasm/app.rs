@@ -1,6 +1,6 @@
 //! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers (`httpError`) and the
 //! terminal event of a run whose instance went away (`lostRunEvent`), the comment of a quiet
-//! stream (`sseKeepalive`).
+//! stream (`sseKeepalive`) and a stored response's input items (`responsesInputList`).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -33,6 +33,45 @@ pub fn http_error(
     pair.push(&JsValue::from(code.status()));
     pair.push(&JsValue::from(error_body(code, message, field.as_deref())));
     Ok(pair.into())
+}
+
+/// A stored response's input items as `GET /responses/{id}/input_items` lists them
+/// ([`input_item_list`](crate::responses::input_item_list)): `messages` the JSON text of the
+/// response's input (Agent API messages), the query's `limit`, `order`, `after` and `before` as
+/// sent. Returns the list's JSON text.
+///
+/// @throws {AgentwireError} `INVALID_REQUEST` naming the field of a bad query parameter;
+/// `INVALID_OPTION` when `messages` is not the JSON text of an array.
+#[wasm_bindgen(js_name = responsesInputList, skip_typescript)]
+pub fn responses_input_list(
+    messages: &str,
+    response_id: &str,
+    limit: Option<String>,
+    order: Option<String>,
+    after: Option<String>,
+    before: Option<String>,
+) -> std::result::Result<String, JsValue> {
+    let messages = match super::convert::json_value(messages, "responsesInputList messages")? {
+        serde_json::Value::Array(items) => items,
+        _ => {
+            return Err(Error::new(
+                ErrorCode::InvalidOption,
+                "responsesInputList: messages must be an array",
+            )
+            .into())
+        }
+    };
+    let query = crate::responses::InputListQuery {
+        limit: limit.as_deref(),
+        order: order.as_deref(),
+        after: after.as_deref(),
+        before: before.as_deref(),
+    };
+    Ok(crate::responses::input_item_list(
+        &messages,
+        response_id,
+        &query,
+    )?)
 }
 
 /// The SSE comment a quiet stream carries ([`KEEPALIVE_COMMENT`](crate::app::KEEPALIVE_COMMENT)).

@@ -217,3 +217,34 @@ test("sessionHistory is checked: a boolean, one run per session, a store that fi
   }
   new AgentApp({ agent, sessionHistory: false, runs: { store: storeWithout } }).close();
 });
+
+test("GET …/responses/{id}/input_items lists a stored response's input as the openai client pages it; store: false and another caller's are 404", async () => {
+  const seen = [];
+  const app = new AgentApp({ agent: recorder(seen), authorize: (request) => request.headers.get("x-user") ?? "anonymous" });
+  const { server, base } = await listen(app);
+  try {
+    const { default: OpenAI } = await import(require.resolve("openai"));
+    const client = new OpenAI({ apiKey: "k", baseURL: `${base}/compatible-mode/v1`, defaultHeaders: { "x-user": "ann" } });
+    const first = await client.responses.create({ model: "m", input: [{ role: "user", content: "hello" }, { role: "user", content: "there" }] });
+    const second = await client.responses.create({ model: "m", input: "and then?", previous_response_id: first.id });
+    // Newest first by default; the chained response's input is the conversation so far.
+    const texts = (items) => items.map((i) => `${i.role}:${i.content.map((c) => c.text).join("")}`);
+    const all = [];
+    for await (const item of client.responses.inputItems.list(second.id, { limit: 1 })) all.push(item);
+    assert.deepEqual(texts(all), ["user:and then?", "assistant:answer 1", "user:there", "user:hello"]);
+    assert.equal(new Set(all.map((i) => i.id)).size, 4, "every item has its own id");
+    const asc = await client.responses.inputItems.list(first.id, { order: "asc" });
+    assert.deepEqual(texts(asc.data), ["user:hello", "user:there"]);
+    assert.equal(asc.has_more, false);
+    // Refusals: a bad query names its field; store: false, another caller, unknown: 404.
+    const bad = await fetch(`${base}/compatible-mode/v1/responses/${first.id}/input_items?limit=500`, { headers: { "x-user": "ann" } });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.field, "limit");
+    const unstored = await client.responses.create({ model: "m", input: "secret", store: false });
+    await assert.rejects(client.responses.inputItems.list(unstored.id), (e) => e.status === 404);
+    const bob = new OpenAI({ apiKey: "k", baseURL: `${base}/compatible-mode/v1`, defaultHeaders: { "x-user": "bob" } });
+    await assert.rejects(bob.responses.inputItems.list(first.id), (e) => e.status === 404);
+  } finally {
+    server.close();
+  }
+});
