@@ -436,6 +436,14 @@ export const GUARANTEES = {
     const other = await post(path, { model: "m", input: "count-turns", previous_response_id: first.id }, as("bob"));
     assert.equal(other.status, 400);
     await other.arrayBuffer();
+    // Its input items: the conversation so far, newest first; the owner's only.
+    const items = await ctx.fetch(`${ctx.base}${path}/${second.id}/input_items`, { headers: as("ann") });
+    assert.equal(items.status, 200);
+    const list = await items.json();
+    assert.deepEqual(list.data.map((i) => i.role), ["user", "assistant", "user"], JSON.stringify(list).slice(0, 300));
+    const theirs = await ctx.fetch(`${ctx.base}${path}/${second.id}/input_items`, { headers: as("bob") });
+    assert.equal(theirs.status, 404);
+    await theirs.arrayBuffer();
   },
 
   async "credentialed CORS answers only the listed origin"(ctx) {
