@@ -1,4 +1,4 @@
-import type { RunStore, RunStoreOptions } from "./runs.js";
+import type { RunInfo, RunListQuery, RunStore, RunStoreOptions } from "./runs.js";
 
 /**
  * What {@link RedisRunStore} needs of a Redis client: a connected client of the `redis` package
@@ -61,5 +61,11 @@ export declare class RedisRunStore {
   constructor(client: RedisClient, options?: RedisRunStoreOptions);
   /** Stops renewing leases and closes the subscriber connection it opened (not `client`). */
   close(): Promise<void>;
+  /**
+   * The runs of `principal` of `protocol` that `match`, newest start first, as
+   * {@link MemoryRunStore.list} lists them (A2A `ListTasks` over this store). Costs O(runs of
+   * the principal kept).
+   */
+  list(query: RunListQuery): Promise<{ runs: Array<RunInfo & { seq: number }>; total: number }>;
 }
 export interface RedisRunStore extends RunStore {}

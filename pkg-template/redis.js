@@ -10,8 +10,8 @@
 // listener; a Redis down, full or too slow makes calls reject with STORE_UNAVAILABLE, never
 // hang or end the process, and the store works again once Redis is back.
 import { agentwireError } from "./values.js";
-import { SCRIPTS } from "./store-redis-scripts.js";
-import { AppendPipe, LOG_SCRIPTS, appendArgs, segmentOf } from "./store-redis-log.js";
+import { AppendPipe, appendArgs, segmentOf } from "./store-redis-log.js";
+import { RedisCommands } from "./store-redis-commands.js";
 import { LOG_WRITER } from "./store-events.js";
 import {
   duration, notFound, readRun, readStoreOptions, runExists, runGone, runLost, sessionBusy, storeUnavailable, tooManyRuns,
@@ -20,7 +20,6 @@ import {
 /** How often a reader of a running run tells Redis it still reads (ms): not on every batch. */
 const TOUCH_MS = 100;
 const NAME = "RedisRunStore";
-const ALL_SCRIPTS = { ...SCRIPTS, ...LOG_SCRIPTS };
 
 /** RedisRunStore's own options (the common ones are in store-options.js). */
 const OPTIONS = {
@@ -47,7 +46,8 @@ export class RedisRunStore {
   #subscribing = null;
   #o;
   #owner;
-  #shas = new Map();
+  /** Commands and scripts, each with a deadline (store-redis-commands.js). */
+  #redis;
   /** Connections given an error listener by this store: `[connection, listener]`. */
   #guarded = [];
   /** Runs this instance runs: id → the functions that stop it. */
@@ -64,6 +64,7 @@ export class RedisRunStore {
     }
     this.#client = client;
     this.#o = readStoreOptions(NAME, options, OPTIONS);
+    this.#redis = new RedisCommands(client, this.#o.prefix, this.#o.commandTimeoutMs);
     this.#subscriber = this.#o.subscriber;
     // An 'error' event with no listener ends a Node process: every connection gets one (the
     // client's own listeners, if any, still run). Calls report outages as STORE_UNAVAILABLE.
@@ -82,7 +83,7 @@ export class RedisRunStore {
   async start(run) {
     const { id, protocol, session, principal, exclusive, meta } = readRun(NAME, run);
     const o = this.#o;
-    const answer = await this.#script("START", [
+    const answer = await this.#redis.script("START", [
       id, protocol, session ?? "", principal ?? "", JSON.stringify(meta), exclusive ? "1" : "0", this.#owner,
       o.leaseMs, o.now(), o.retentionMs, session === null ? "0" : "1", principal === null ? "0" : "1", this.#keepMs(), o.maxRuns,
     ]);
@@ -110,8 +111,8 @@ export class RedisRunStore {
   async #append(id, segments) {
     const o = this.#o;
     const { header, count, size, bytes } = appendArgs(segments);
-    const pushed = this.#command(["RPUSH", `${o.prefix}log:${id}`, header, bytes]).then(() => null, (e) => e);
-    const answer = await this.#script("APPEND_SEGMENT", [id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, this.#keepMs(), header, count, size]);
+    const pushed = this.#redis.command(["RPUSH", `${o.prefix}log:${id}`, header, bytes]).then(() => null, (e) => e);
+    const answer = await this.#redis.script("APPEND_SEGMENT", [id, this.#owner, o.leaseMs, o.maxEvents, o.maxBytes, this.#keepMs(), header, count, size]);
     if (answer === "gap") throw (await pushed) ?? storeUnavailable(NAME, `append to ${id}: the events before it were not logged`);
     if (answer !== "held") {
       // Declared lost (the lease lapsed), or its keys are gone: this instance no longer holds it.
@@ -123,15 +124,45 @@ export class RedisRunStore {
   /** Marks a run this instance runs ended. */
   async end(id, status = "ended") {
     this.#local.delete(id);
-    await this.#script("END", [id, this.#owner, status, this.#o.now(), this.#o.retentionMs]);
+    await this.#redis.script("END", [id, this.#owner, status, this.#o.now(), this.#o.retentionMs]);
   }
 
   /** The id of the run started last in `session` (while that run is kept), or `null`. */
   async lastRun(session) {
     if (typeof session !== "string") return null;
-    const id = await this.#command(["GET", `${this.#o.prefix}sessionlast:${session}`]);
+    const id = await this.#redis.command(["GET", `${this.#o.prefix}sessionlast:${session}`]);
     // The run, while it is kept and still this session's (its id may have been taken again).
     return typeof id === "string" && (await this.get(id))?.session === session ? id : null;
+  }
+
+  /**
+   * The runs of `principal` of `protocol` that `match` (given what `get` gives), newest start
+   * first: `{runs, total}`, at most `limit` runs started before `before` (a listed run's `seq`;
+   * none: from the newest), `total` every match. Costs O(runs of the principal kept).
+   */
+  async list({ principal, protocol, match = (_run) => true, before = Infinity, limit = 50 }) {
+    const key = `${this.#o.prefix}principalruns:${principal ?? ""}`;
+    const reply = await this.#redis.command(["ZREVRANGE", key, "0", "-1", "WITHSCORES"]);
+    // RESP3 answers [member, score] pairs, RESP2 a flat list.
+    const pairs = Array.isArray(reply[0]) ? reply : Array.from({ length: reply.length / 2 }, (_, k) => [reply[2 * k], reply[2 * k + 1]]);
+    const runs = [];
+    const gone = [];
+    let total = 0;
+    // A page of runs at a time, read together (the client pipelines what is sent at once).
+    for (let i = 0; i < pairs.length; i += 100) {
+      const page = pairs.slice(i, i + 100);
+      const found = await Promise.all(page.map(([id]) => this.get(String(id))));
+      found.forEach((run, k) => {
+        if (!run) return void gone.push(String(page[k][0]));
+        const seen = { ...run, seq: Number(page[k][1]) };
+        if (run.protocol !== protocol || run.principal !== principal || !match(seen)) return;
+        total++;
+        if (seen.seq < before && runs.length < limit) runs.push(seen);
+      });
+    }
+    // Runs whose keys expired leave the index as they are met.
+    if (gone.length > 0) this.#redis.command(["ZREM", key, ...gone]).catch(() => {});
+    return { runs, total };
   }
 
   /** What is known of a run (`lost` when its instance's lease lapsed), or `null`. */
@@ -195,13 +226,13 @@ export class RedisRunStore {
 
   /** The events kept now, as one chunk. */
   async log(id) {
-    const events = await this.#script("LOG_SEGMENTS", [id, this.#o.now(), this.#o.retentionMs]);
+    const events = await this.#redis.script("LOG_SEGMENTS", [id, this.#o.now(), this.#o.retentionMs]);
     return new TextEncoder().encode((events ?? []).join(""));
   }
 
   /** Asks the instance running `id`, wherever it is, to stop it; false when it is not running. */
   async cancel(id) {
-    return Number(await this.#script("CANCEL", [id, this.#o.now(), this.#o.retentionMs])) === 1;
+    return Number(await this.#redis.script("CANCEL", [id, this.#o.now(), this.#o.retentionMs])) === 1;
   }
 
   /** `stop` is called when someone, on any instance, cancels run `id` (run by this one). */
@@ -210,7 +241,7 @@ export class RedisRunStore {
     if (!stops) return;
     stops.add(stop);
     // A cancel sent before this instance listened (or registered `stop`) left its flag.
-    this.#command(["HGET", `${this.#o.prefix}run:${id}`, "cancel"])
+    this.#redis.command(["HGET", `${this.#o.prefix}run:${id}`, "cancel"])
       .then((flag) => {
         if (flag === "1") this.#stop(id);
       })
@@ -231,7 +262,7 @@ export class RedisRunStore {
   /** The runs this instance runs, with when a reader (on any instance) last read each. */
   async running() {
     const ids = [...this.#local.keys()];
-    const reads = await Promise.all(ids.map((id) => this.#command(["HGET", `${this.#o.prefix}run:${id}`, "lastRead"])));
+    const reads = await Promise.all(ids.map((id) => this.#redis.command(["HGET", `${this.#o.prefix}run:${id}`, "lastRead"])));
     return ids.map((id, i) => ({ id, readers: 0, lastRead: Number(reads[i] ?? 0) }));
   }
 
@@ -245,7 +276,7 @@ export class RedisRunStore {
     if (sub && this.#ownSubscriber) {
       this.#subscriber = null;
       this.#subscribing = null;
-      await this.#deadline(Promise.resolve().then(() => sub.close?.() ?? sub.quit?.() ?? sub.disconnect?.()), "closing the subscriber")
+      await this.#redis.deadline(Promise.resolve().then(() => sub.close?.() ?? sub.quit?.() ?? sub.disconnect?.()), "closing the subscriber")
         .catch(() => sub.destroy?.());
     }
     for (const [connection, listener] of this.#guarded.splice(0)) (connection.off ?? connection.removeListener)?.call(connection, "error", listener);
@@ -280,7 +311,7 @@ export class RedisRunStore {
         await Promise.all([...this.#local.keys()].map(async (id) => {
           let held;
           try {
-            held = await this.#script("RENEW", [id, this.#owner, o.leaseMs, o.now(), this.#keepMs()]);
+            held = await this.#redis.script("RENEW", [id, this.#owner, o.leaseMs, o.now(), this.#keepMs()]);
           } catch {
             return; // Redis unreachable: the lease may lapse; the next append says so.
           }
@@ -301,7 +332,7 @@ export class RedisRunStore {
 
   /** The fields of run `id` (with `gone` and `lapsed`), or `null`. */
   async #fields(id) {
-    const flat = await this.#script("GET", [id, this.#o.now(), this.#o.retentionMs]);
+    const flat = await this.#redis.script("GET", [id, this.#o.now(), this.#o.retentionMs]);
     if (!Array.isArray(flat) || flat.length === 0) return null;
     const h = {};
     for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i]] = String(flat[i + 1]);
@@ -310,7 +341,7 @@ export class RedisRunStore {
 
   /** Marks run `id` lost if its lease lapsed: its status then, or `null` when Redis refused (best-effort). */
   async #markLost(id) {
-    return this.#script("LOST", [id, this.#o.now(), this.#o.retentionMs]).catch(() => null);
+    return this.#redis.script("LOST", [id, this.#o.now(), this.#o.retentionMs]).catch(() => null);
   }
 
   /**
@@ -318,11 +349,11 @@ export class RedisRunStore {
    * NOT_FOUND (RUN_GONE too when `reading`: the run was known when its reader began).
    */
   async #range(id, after, reading = false, touch = true) {
-    let out = await this.#script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
+    let out = await this.#redis.script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
     if (out[0] === "lapsed") {
       // Declaring it lost is a write: should Redis refuse it, the reader waits and looks again.
       const status = await this.#markLost(id);
-      if (status !== null && status !== "running") out = await this.#script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
+      if (status !== null && status !== "running") out = await this.#redis.script("READ_SEGMENTS", [id, after, this.#o.now(), this.#o.retentionMs]);
       else out[0] = "running";
     }
     if (out[0] === "NOT_FOUND") throw reading ? runGone(id) : notFound(id);
@@ -332,7 +363,7 @@ export class RedisRunStore {
     }
     if (out[0] === "running" && touch) {
       // For abandonment checks; best-effort (a full Redis must not fail the read).
-      this.#script("TOUCH", [id, this.#o.now()]).catch(() => {});
+      this.#redis.script("TOUCH", [id, this.#o.now()]).catch(() => {});
     }
     return { status: out[0], first: Number(out[1]), next: Number(out[2]), events: out.slice(3) };
   }
@@ -383,7 +414,7 @@ export class RedisRunStore {
       };
       const made = { listeners, dispatch };
       made.ready = this.#subscriberClient()
-        .then((sub) => this.#deadline(Promise.resolve().then(() => sub.subscribe(channel, dispatch)), `subscribing to ${channel}`))
+        .then((sub) => this.#redis.deadline(Promise.resolve().then(() => sub.subscribe(channel, dispatch)), `subscribing to ${channel}`))
         .catch((e) => {
           // Not subscribed: the next reader of the channel tries again.
           if (this.#channels.get(channel) === made) this.#channels.delete(channel);
@@ -426,7 +457,7 @@ export class RedisRunStore {
       const sub = this.#client.duplicate();
       this.#guard(sub);
       try {
-        if (typeof sub.connect === "function" && !sub.isOpen) await this.#deadline(Promise.resolve().then(() => sub.connect()), "connecting the subscriber");
+        if (typeof sub.connect === "function" && !sub.isOpen) await this.#redis.deadline(Promise.resolve().then(() => sub.connect()), "connecting the subscriber");
       } catch (e) {
         this.#subscribing = null;
         try {
@@ -445,60 +476,5 @@ export class RedisRunStore {
       return sub;
     })();
     return this.#subscribing;
-  }
-
-  /** Runs a script by its SHA, loading it first (again after the server forgot it, e.g. restarted). */
-  async #script(name, args) {
-    const argv = [this.#o.prefix, ...args.map((a) => (a instanceof Uint8Array ? a : String(a)))];
-    let sha = this.#shas.get(name);
-    for (let attempt = 0; ; attempt++) {
-      if (!sha) {
-        sha = await this.#load(name);
-        this.#shas.set(name, sha);
-      }
-      try {
-        return await this.#command(["EVALSHA", sha, "0", ...argv]);
-      } catch (e) {
-        if (attempt > 0 || !String(e?.cause?.message).startsWith("NOSCRIPT")) throw e;
-        sha = null;
-      }
-    }
-  }
-
-  /** Loads a script; a server before Redis 7 (no `#!lua` flags) gets it without its flags line. */
-  async #load(name) {
-    const source = ALL_SCRIPTS[name];
-    try {
-      return await this.#command(["SCRIPT", "LOAD", source]);
-    } catch (e) {
-      if (!source.startsWith("#!") || e?.cause === undefined || /OOM|LOADING|BUSY/.test(String(e.cause?.message))) throw e;
-      return this.#command(["SCRIPT", "LOAD", source.slice(source.indexOf("\n") + 1)]);
-    }
-  }
-
-  /**
-   * Sends one command, with a deadline: the reply, or STORE_UNAVAILABLE when the client fails,
-   * Redis answers an error (e.g. OOM), or no answer comes within `commandTimeoutMs` (the
-   * command is then withdrawn from the client's offline queue, if it waits there).
-   */
-  #command(args) {
-    const abort = new AbortController();
-    const sent = Promise.resolve().then(() => this.#client.sendCommand(args, { abortSignal: abort.signal }));
-    return this.#deadline(sent, `Redis ${args[0]}`, abort).catch((e) => {
-      throw e?.code === "STORE_UNAVAILABLE" ? e : storeUnavailable(NAME, `Redis ${args[0]} failed`, e);
-    });
-  }
-
-  /** `promise`, or STORE_UNAVAILABLE after `commandTimeoutMs` (aborting `abort`). */
-  #deadline(promise, what, abort = undefined) {
-    const ms = this.#o.commandTimeoutMs;
-    let timer;
-    const late = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        abort?.abort();
-        reject(storeUnavailable(NAME, `${what}: no answer within ${ms} ms`));
-      }, ms);
-    });
-    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
   }
 }

@@ -3,7 +3,8 @@
 // `segs` the log's segments committed), `log:<id>` (list: its segments, store-redis-log.js, whose
 // scripts write and read it), `lease:<id>` (the instance running it), `sessionruns:<s>`
 // (sorted set: its session's running runs, exclusive or not, by deadline: an exclusive start
-// is refused while any of them still runs), `sessionlast:<s>` (the session's last run started), `running` and `ended` (sorted sets of the runs
+// is refused while any of them still runs), `sessionlast:<s>` (the session's last run started),
+// `principalruns:<p>` (sorted set: a principal's runs by the order they started, `seq`), `running` and `ended` (sorted sets of the runs
 // kept, by deadline and by end: `maxRuns` counts them and the oldest ended run makes room).
 // A run's deadline is when its keys expire unless renewed: its instance died then.
 //
@@ -96,6 +97,11 @@ if ARGV[12] == '1' then
   redis.call('SET', p .. 'sessionlast:' .. ARGV[4], id, 'PX', tonumber(ARGV[14]) + 2 * retention)
 end
 if ARGV[13] == '1' then redis.call('HSET', run, 'principal', ARGV[5]) end
+-- The principal's runs by start, newest kept (at most maxRuns), for list(); "" for anonymous ones.
+local mine = p .. 'principalruns:' .. ARGV[5]
+redis.call('ZADD', mine, redis.call('INCR', p .. 'seq'), id)
+if redis.call('ZCARD', mine) > tonumber(ARGV[15]) then redis.call('ZREMRANGEBYRANK', mine, 0, -tonumber(ARGV[15]) - 1) end
+redis.call('PEXPIRE', mine, tonumber(ARGV[14]) + 2 * retention)
 redis.call('PEXPIRE', run, ARGV[14])
 redis.call('SET', p .. 'lease:' .. id, ARGV[8], 'PX', ARGV[9])
 redis.call('ZADD', p .. 'running', now + tonumber(ARGV[14]), id)

@@ -79,3 +79,45 @@ for (const protocol of ["a2a", "openai-responses", "agent-api"]) {
     }
   });
 }
+
+test("ListTasks over a RedisRunStore: tasks started on either instance, the caller's only, newest first, by context, paged", { skip }, async () => {
+  const prefix = `list-${crypto.randomUUID()}:`;
+  const stores = [0, 1].map(() => new RedisRunStore(redisHeld.client, { prefix }));
+  const apps = stores.map((store) => new AgentApp({
+    agent: (request, rb) => { rb.message().content("text").delta("ok"); },
+    authorize: (request) => request.headers.get("x-user") ?? false,
+    runs: { store },
+  }));
+  const two = await Promise.all(apps.map((app) => listen(app)));
+  const rpc = (method, params) => ({ jsonrpc: "2.0", id: 1, method, params });
+  const as = (user) => ({ ...V1, "x-user": user });
+  try {
+    const ids = [];
+    for (let i = 0; i < 5; i++) {
+      const message = { messageId: `m${i}`, role: "ROLE_USER", parts: [{ text: `t${i}` }], contextId: i < 3 ? "ctx-a" : "ctx-b" };
+      const answer = await (await post(`${two[i % 2].base}/a2a`, rpc("SendMessage", { message }), as("ann"))).json();
+      ids.push(answer.result.task.id);
+    }
+    await (await post(`${two[0].base}/a2a`, rpc("SendMessage", { message: { messageId: "b", role: "ROLE_USER", parts: [{ text: "bob's" }] } }), as("bob"))).json();
+    for (const { base } of two) {
+      const all = (await (await post(`${base}/a2a`, rpc("ListTasks", {}), as("ann"))).json()).result;
+      assert.deepEqual(all.tasks.map((t) => t.id), [...ids].reverse());
+      assert.equal(all.totalSize, 5);
+    }
+    const pages = [];
+    let token = "";
+    do {
+      const page = (await (await post(`${two[1].base}/a2a`, rpc("ListTasks", { contextId: "ctx-a", pageSize: 2, pageToken: token }), as("ann"))).json()).result;
+      pages.push(page.tasks.map((t) => t.id));
+      assert.equal(page.totalSize, 3);
+      token = page.nextPageToken;
+    } while (token !== "");
+    assert.deepEqual(pages, [[ids[2], ids[1]], [ids[0]]]);
+    const bob = (await (await post(`${two[1].base}/a2a`, rpc("ListTasks", {}), as("bob"))).json()).result;
+    assert.equal(bob.totalSize, 1);
+  } finally {
+    for (const s of two) s.server.close();
+    await Promise.all(apps.map((app) => app.close()));
+    await Promise.all(stores.map((store) => store.close()));
+  }
+});
