@@ -138,6 +138,6 @@ export async function checkThreadResume(runs, agentRequest, principal, now = Dat
   const missing = ids.filter((id) => !answered.has(id));
   if (missing.length > 0) return refuse("RESUME_INCOMPLETE", `The resume leaves interrupts unanswered (${missing.join(", ").slice(0, 512)}): one resume answers every open interrupt.`);
   const expired = open.find((i) => typeof i.expiresAt === "string" && Date.parse(i.expiresAt) <= now);
-  if (expired) return refuse("INTERRUPT_EXPIRED", `Interrupt ${expired.id.slice(0, 64)} expired at ${expired.expiresAt.slice(0, 64)}.`);
+  if (expired) return refuse("INTERRUPT_EXPIRED", `Interrupt ${String(expired.id).slice(0, 64)} expired at ${String(expired.expiresAt).slice(0, 64)}.`);
   return null;
 }
