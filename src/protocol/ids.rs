@@ -5,13 +5,7 @@ use crate::{Error, ErrorCode, Result};
 
 /// `prefix` followed by a random hyphenated UUID v4, e.g. `msg_0b5c…-…`.
 pub fn new_id(prefix: &str) -> Result<String> {
-    let mut b = [0u8; 16];
-    getrandom::fill(&mut b).map_err(|e| {
-        Error::new(
-            ErrorCode::InvalidOption,
-            format!("no randomness source for a new id: {e}"),
-        )
-    })?;
+    let mut b = random16()?;
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let mut s = String::with_capacity(prefix.len() + 36);
@@ -60,6 +54,41 @@ impl Clock for FixedClock {
     }
 }
 
+/// Bytes of the system's randomness taken at a time: one call to the source (in wasm, the
+/// host's `crypto.getRandomValues`, a few microseconds each) serves sixteen ids.
+const POOL_BYTES: usize = 256;
+
+std::thread_local! {
+    /// Random bytes not yet used, and where the unused ones start.
+    static POOL: std::cell::RefCell<([u8; POOL_BYTES], usize)> =
+        const { std::cell::RefCell::new(([0; POOL_BYTES], POOL_BYTES)) };
+}
+
+/// Sixteen bytes from the system's randomness, each used once (taken from the pool, which is
+/// refilled when empty; used bytes are zeroed).
+fn random16() -> Result<[u8; 16]> {
+    POOL.with(|pool| {
+        let mut pool = pool.borrow_mut();
+        let (bytes, at) = &mut *pool;
+        if *at + 16 > POOL_BYTES {
+            getrandom::fill(bytes).map_err(|e| {
+                Error::new(
+                    ErrorCode::InvalidOption,
+                    format!("no randomness source for a new id: {e}"),
+                )
+            })?;
+            *at = 0;
+        }
+        let mut out = [0u8; 16];
+        if let Some(taken) = bytes.get_mut(*at..*at + 16) {
+            out.copy_from_slice(taken);
+            taken.fill(0);
+        }
+        *at += 16;
+        Ok(out)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +102,12 @@ mod tests {
         assert_eq!(dashes, vec![8, 13, 18, 23]);
         assert_eq!(&u[14..15], "4");
         assert_ne!(new_id("").unwrap(), new_id("").unwrap());
+    }
+
+    #[test]
+    fn ids_from_the_pool_never_repeat_across_refills() {
+        let ids: std::collections::HashSet<String> =
+            (0..1000).map(|_| new_id("").unwrap()).collect();
+        assert_eq!(ids.len(), 1000);
     }
 }
