@@ -106,7 +106,7 @@ pub fn input_item_list(
     };
     let page = items.get(start..end.max(start)).unwrap_or_default();
     let (page, has_more) = if page.len() > limit {
-        (&page[..limit], true)
+        (page.get(..limit).unwrap_or(page), true)
     } else {
         (page, false)
     };
