@@ -23,7 +23,7 @@ function size(...args) {
 
 test("the package README quotes the sizes its modules measure", { skip }, () => {
   const readme = join(pkgDir, "README.md");
-  assert.match(readFileSync(readme, "utf8"), /<!-- size -->`agentwire` \d+\.\d KiB, `agentwire\/lite` \d+\.\d KiB/);
+  assert.match(readFileSync(readme, "utf8"), /<!-- size -->`agentwire` \d+\.\d KiB, `agentwire\/client` \d+\.\d KiB, `agentwire\/lite` \d+\.\d KiB/);
   const result = size("--check", readme);
   assert.strictEqual(result.status, 0, `${result.stdout}${result.stderr}`);
 });
