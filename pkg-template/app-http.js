@@ -188,6 +188,10 @@ export function keepalive(ms, send) {
     if (quiet) send();
     quiet = true;
   }, ms);
+  // It never keeps a process alive by itself (Node, Deno): a stream nobody reads or cancels
+  // (dropped by its caller) must not hold the event loop.
+  if (typeof timer === "number") globalThis.Deno?.unrefTimer?.(timer);
+  else timer?.unref?.();
   return {
     sent() {
       quiet = false;

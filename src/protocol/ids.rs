@@ -55,9 +55,12 @@ impl Clock for FixedClock {
 }
 
 /// Bytes of the system's randomness taken at a time: one call to the source (in wasm, the
-/// host's `crypto.getRandomValues`, a few microseconds each) serves sixteen ids.
+/// host's `crypto.getRandomValues`, a few microseconds each) serves sixteen ids. Only where
+/// ids are made per run (the builder: `full`); the readers' builds stay small.
+#[cfg(feature = "full")]
 const POOL_BYTES: usize = 256;
 
+#[cfg(feature = "full")]
 std::thread_local! {
     /// Random bytes not yet used, and where the unused ones start.
     static POOL: std::cell::RefCell<([u8; POOL_BYTES], usize)> =
@@ -66,6 +69,7 @@ std::thread_local! {
 
 /// Sixteen bytes from the system's randomness, each used once (taken from the pool, which is
 /// refilled when empty; used bytes are zeroed).
+#[cfg(feature = "full")]
 fn random16() -> Result<[u8; 16]> {
     POOL.with(|pool| {
         let mut pool = pool.borrow_mut();
@@ -87,6 +91,19 @@ fn random16() -> Result<[u8; 16]> {
         *at += 16;
         Ok(out)
     })
+}
+
+/// Sixteen bytes from the system's randomness.
+#[cfg(not(feature = "full"))]
+fn random16() -> Result<[u8; 16]> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidOption,
+            format!("no randomness source for a new id: {e}"),
+        )
+    })?;
+    Ok(b)
 }
 
 #[cfg(test)]
