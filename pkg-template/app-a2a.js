@@ -217,7 +217,8 @@ async function follow(server, request, rpc, protocol, context, answer, errorOf) 
   }
   if (run.status === "running") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} is going on; send the next message once it asks for one.`);
   const outcome = await turnOutcome(server.runs, run);
-  if (outcome?.status !== "incomplete") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} has ended; start a new task in its context.`);
+  if (outcome === null) return errorOf(-32603, "The task is larger than the server keeps; it cannot go on.");
+  if (outcome.status !== "incomplete") return errorOf("UNSUPPORTED_OPERATION", `Task ${taskId} has ended; start a new task in its context.`);
   const next = await startTurn(server, request, context, rpc, protocol, { run, n: latest.n + 1, outcome }, agentRequest);
   if (next.error) return errorOf(next.error, next.message);
   return sent(server, request, rpc, next.key, taskId, answer);

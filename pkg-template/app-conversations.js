@@ -46,6 +46,18 @@ async function runAndLog(runs, key, owner, protocol) {
 }
 
 /**
+ * The caller's last run of `protocol` in `session` and its whole log (runAndLog), with `key`,
+ * the session's store key; `{key}` when there is none, or the run found has since been taken
+ * by another session (its id given again).
+ */
+async function lastRunOf(runs, session, owner, protocol) {
+  const key = scoped(owner, session);
+  const last = await runs.store.lastRun(key);
+  const found = last === null ? {} : await runAndLog(runs, last, owner, protocol);
+  return found.run?.session === key ? { ...found, key: last } : { key: null };
+}
+
+/**
  * Responses `previous_response_id`: the conversation so far goes before the request's input
  * (continueFrom). 400 naming the field for a response the caller has not, one made with
  * `store: false`, one still going or one no longer kept whole.
@@ -71,13 +83,8 @@ export async function chainResponse(runs, agentRequest, principal) {
 export async function continueSession(runs, agentRequest, principal) {
   const session = agentRequest.session_id;
   if (typeof session !== "string") return;
-  const owner = principalKey(principal);
-  const key = scoped(owner, session);
-  const last = await runs.store.lastRun(key);
-  if (last === null) return;
-  const { run, log } = await runAndLog(runs, last, owner, "agent-api");
-  // None, or a run whose id was taken again in another session since.
-  if (!run || run.session !== key) return;
+  const { run, log } = await lastRunOf(runs, session, principalKey(principal), "agent-api");
+  if (!run) return;
   if (run.status === "running") throw new HttpError("SESSION_BUSY", `Session ${session} has a run going.`);
   continueFrom(agentRequest, run, log);
 }
@@ -106,11 +113,7 @@ export async function checkThreadResume(runs, agentRequest, principal, now = Dat
   if (typeof thread !== "string" || typeof runs.store.lastRun !== "function") return null;
   const resume = Array.isArray(agentRequest.resume) ? agentRequest.resume : [];
   const owner = principalKey(principal);
-  const key = scoped(owner, thread);
-  const last = await runs.store.lastRun(key);
-  const found = last === null ? {} : await runAndLog(runs, last, owner, "ag-ui");
-  // A run whose id was taken again in another session since is not this thread's.
-  const { run, log } = found.run?.session === key ? found : {};
+  const { run, log, key: last } = await lastRunOf(runs, thread, owner, "ag-ui");
   // A run going: the start is refused as SESSION_BUSY; a log no longer whole: nothing to hold it to.
   if (run?.status === "running" || (run && log === null)) return null;
   const answer = run ? answerOf(log, "ag-ui") : null;
