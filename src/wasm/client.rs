@@ -8,7 +8,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::{json_value, to_js, Text};
+use super::convert::{json_value, read_request, to_js};
 use crate::a2a::{streaming_send, task_request};
 use crate::{Error, ErrorCode, Result};
 
@@ -59,9 +59,7 @@ pub fn a2a_task_request(
 pub fn responses_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
 ) -> std::result::Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "responsesRequest")?;
-    let request = crate::responses::agent_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
+    read_request(json, "responsesRequest", crate::responses::agent_request)
 }
 
 /// Maps an AG-UI `RunAgentInput` (a request body) to the Agent API request the reference's AG-UI
@@ -75,9 +73,7 @@ pub fn responses_request(
 pub fn ag_ui_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
 ) -> std::result::Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "agUiRequest")?;
-    let request = crate::agui::agent_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
+    read_request(json, "agUiRequest", crate::agui::agent_request)
 }
 
 /// The messages of a history, read from the JSON text `{"messages": […]}` the JS layer made of

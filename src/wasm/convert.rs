@@ -81,6 +81,22 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
         .map_err(|_| Error::new(ErrorCode::InvalidJson, "value has no JSON form".to_owned()))
 }
 
+/// A request read by `read` from `json` (JSON text as a string or UTF-8 bytes; `what` names the
+/// export in errors), as the plain object `JSON.parse` would make of it: the shape of every
+/// request-reading export (`parseRequest`, `a2aRequest`, `responsesRequest`, `agUiRequest`).
+///
+/// # Errors
+/// `INVALID_UTF8` for bytes that are not UTF-8, and whatever `read` refuses.
+pub fn read_request(
+    json: &JsValue,
+    what: &str,
+    read: impl FnOnce(&str) -> Result<crate::protocol::AgentRequest>,
+) -> std::result::Result<JsValue, JsValue> {
+    let text = Text::from_js(json, what)?;
+    let request = read(text.as_str()?)?;
+    Ok(to_js(&request)?)
+}
+
 /// As [`to_js`], for values holding large strings (a snapshot's accumulated text): the full
 /// build passes each string as is instead of escaping it into JSON text and parsing it back
 /// (faster on `snapshot()` per chunk: bench/README.md, "Measurements behind code decisions"),

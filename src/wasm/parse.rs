@@ -3,6 +3,8 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
+#[cfg(feature = "full")]
+use super::convert::read_request;
 #[cfg(feature = "client")]
 use super::convert::{to_js, Text};
 #[cfg(feature = "client")]
@@ -21,9 +23,7 @@ use crate::protocol;
 pub fn parse_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "parseRequest")?;
-    let request = protocol::parse_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
+    read_request(json, "parseRequest", protocol::parse_request)
 }
 
 /// Parses one Agent API event (`object` is `"response"`, `"message"` or `"content"`).

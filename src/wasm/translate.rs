@@ -6,7 +6,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use super::convert::{to_js, Text};
+use super::convert::{read_request, to_js, Text};
 use super::options::{max_event_bytes, Bag};
 use crate::assembler::Protocol;
 use crate::protocol::ErrorInfo;
@@ -154,9 +154,7 @@ impl TranslatorCore {
 pub fn a2a_request(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] json: &JsValue,
 ) -> std::result::Result<JsValue, JsValue> {
-    let text = Text::from_js(json, "a2aRequest")?;
-    let request = crate::a2a::a2a_request(text.as_str()?)?;
-    Ok(to_js(&request)?)
+    read_request(json, "a2aRequest", crate::a2a::a2a_request)
 }
 
 /// A `POST /responses` body read once for a server (AgentApp's Responses route):
