@@ -190,12 +190,9 @@ async function send(server, request, rpc, protocol, context, answer, errorOf) {
 /** A send's answer once its run started: the stream, or (not streamed) the task. */
 async function sent(server, request, rpc, key, taskId, answer) {
   if (rpc.streaming) return sseResponse(await server.stream(key, -1), taskId);
-  if (rpc.returnImmediately) {
-    // Answer with the task as soon as it exists; the run goes on.
-    await server.runs.started(key);
-  } else {
-    await server.runs.ended(key, request.signal);
-  }
+  if (!rpc.returnImmediately) return server.afterEnd(request, key, () => answer(key, taskId, "send", rpc.historyLength));
+  // Answer with the task as soon as it exists; the run goes on.
+  await server.runs.started(key);
   return answer(key, taskId, "send", rpc.historyLength);
 }
 

@@ -3,8 +3,9 @@
 // authorizes, chooses the run's id and forwards the run's requests; the object answers them
 // with an AgentApp of its own over a DurableObjectRunStore. A session's one running run is held
 // by an object of its own (durable.js's SessionHolder).
-import { DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH } from "./durable.js";
+import { DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH, runStatus } from "./durable.js";
 import { OwnerKey, principalKey, scoped } from "./app-principal.js";
+import { RunCaps } from "./app-caps.js";
 
 /** The header a front instance tells a run's object the run's id and owner with. */
 const INTERNAL_HEADER = "x-agentwire-internal";
@@ -34,6 +35,70 @@ export function forward(namespace, request, { id, principal, body }) {
   headers.set(INTERNAL_HEADER, encodeURIComponent(JSON.stringify({ runId: id, owner })));
   // The object is named by the run's store key (the caller's own: see app-principal.js).
   return namespace.get(namespace.idFromName(scoped(owner, id))).fetch(request.url, { method: request.method, headers, body });
+}
+
+/** The most held places a full cap asks the objects about, per start (subrequests are counted). */
+const MAX_STATUS_CHECKS = 16;
+
+/**
+ * The caps on running runs a front instance keeps for the starts it forwards (each run counts
+ * only itself in its object). A place is released when the run's answer ends; but workerd may
+ * drop a front request whose client left without ending, canceling or failing the answer it
+ * returned, so its release never runs. So a full cap first asks the objects of the oldest places
+ * it holds (those whose answer started: their run exists) whether their runs still go, and frees
+ * the places of those that do not.
+ */
+export class ForwardedCaps {
+  #caps;
+  /** The places held, oldest first: `{owner, key, answered, release}`. */
+  #held = new Set();
+
+  constructor(limits) {
+    this.#caps = new RunCaps(limits);
+  }
+
+  /**
+   * A place for run `key` of `owner` (`namespace`: where its object lives): `{release, answered}`
+   * (set `answered` once the object answered). Throws TOO_MANY_RUNS when the runs still go.
+   */
+  async take(owner, key, namespace) {
+    let release = this.#tryTake(owner);
+    if (!release) {
+      await this.#reclaim(owner, namespace);
+      release = this.#tryTake(owner) ?? this.#caps.take(owner);
+    }
+    const place = { owner, key, answered: false, release: null };
+    place.release = () => {
+      this.#held.delete(place);
+      release();
+    };
+    this.#held.add(place);
+    return place;
+  }
+
+  /** A place's release, or null when a cap is full. */
+  #tryTake(owner) {
+    try {
+      return this.#caps.take(owner);
+    } catch (e) {
+      if (e?.code === "TOO_MANY_RUNS") return null;
+      throw e;
+    }
+  }
+
+  /** Frees the places (`owner`'s first, then anyone's) whose runs no longer go, as their objects say. */
+  async #reclaim(owner, namespace) {
+    const answered = [...this.#held].filter((p) => p.answered);
+    const own = answered.filter((p) => p.owner === owner);
+    const checked = [...own, ...answered.filter((p) => p.owner !== owner)].slice(0, MAX_STATUS_CHECKS);
+    await Promise.all(checked.map(async (place) => {
+      try {
+        if (await runStatus(namespace, place.key) !== "running") place.release();
+      } catch {
+        // Not known: the place stays held.
+      }
+    }));
+  }
 }
 
 /**

@@ -138,7 +138,9 @@ export interface AgentAppOptions {
      * A streamed answer with nothing to send for this long carries an SSE comment
      * (`: keepalive`), which every SSE reader ignores: proxies keep the connection, and a runtime
      * that learns of a departed client only from a failed write (workerd) learns it, so the run
-     * can be abandoned. 0: never; otherwise 10 to 2^31 - 1. @defaultValue 15 000 ms
+     * can be abandoned. A non-streamed answer whose run takes longer (on Workers: any) starts as
+     * a 200 and carries a space of JSON whitespace as often, before its JSON. 0: never;
+     * otherwise 10 to 2^31 - 1. @defaultValue 15 000 ms
      */
     keepaliveMs?: number;
     /** Runs going at once on this instance, all principals together; more answer 429 (`TOO_MANY_RUNS`, `Retry-After`). @defaultValue 1000 */

@@ -14,14 +14,15 @@ import {
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
 import { RunManager } from "./app-runs.js";
-import { RunCaps } from "./app-caps.js";
+import { IN_WORKERD } from "./runs.js";
 import { FRONT_ENDS, mapRequest, runOf } from "./app-protocols.js";
 import { keptHistory } from "./app-history.js";
 import { chainResponse, checkThreadResume, continueSession, keptResume } from "./app-conversations.js";
 import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
-import { durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
+import { ForwardedCaps, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
+import { afterRunEnd } from "./app-wait.js";
 
 /** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
 const INSIDE_OBJECT = Symbol("agentwire: inside a Durable Object");
@@ -285,13 +286,16 @@ export class AgentApp {
     const { id, starts } = target;
     if (!starts) return forward(namespace, request, { id, principal, body });
     // Each run counts only itself in its object: the caps on running runs are kept here, a
-    // place held until the run's answer ends.
-    this.#forwarded ??= new RunCaps(this.#o.runs);
-    const release = this.#forwarded.take(principalKey(principal));
+    // place held until the run's answer ends (app-durable.js).
+    this.#forwarded ??= new ForwardedCaps(this.#o.runs);
+    const owner = principalKey(principal);
+    const place = await this.#forwarded.take(owner, scoped(owner, id), namespace);
     try {
-      return releasingAtEnd(await forward(namespace, request, { id, principal, body }), release);
+      const response = await forward(namespace, request, { id, principal, body });
+      place.answered = true;
+      return releasingAtEnd(response, place.release);
     } catch (e) {
-      release();
+      place.release();
       throw e;
     }
   }
@@ -312,6 +316,7 @@ export class AgentApp {
       start: (request, run, context) => this.#start(request, run, context),
       own: (id, principal, protocol) => this.#own(id, principal, protocol),
       stream: (key, after, rebind) => this.#stream(key, after, rebind),
+      afterEnd: (request, key, answer) => this.#afterEnd(request, key, answer),
       owner: (principal) => principalKey(principal),
       listTasks: this.#o.listTasks,
       follows: new FollowCaps(),
@@ -384,8 +389,7 @@ export class AgentApp {
     if (front.streamed(agentRequest)) return this.#answer(request, key, -1, id);
     // OpenAI's default: the Response object, as `response.completed` (or failed) carries it.
     // A client that leaves stops waiting, and so stops counting as the run's reader.
-    await this.#runs.ended(key, request.signal);
-    return json(await this.#responseOf(key));
+    return this.#afterEnd(request, key, async () => json(await this.#responseOf(key)));
   }
 
   /** The Responses `response` of run `key`; 410 when the log no longer holds all of it. */
@@ -430,10 +434,19 @@ export class AgentApp {
     const run = await this.#own(id, principal, protocol);
     if (!run) throw new HttpError("NOT_FOUND", "No such run.");
     await this.#runs.cancel(run.key);
+    // Its answer says the run ended: sent once it did (a stop writes the end at once).
     await this.#runs.ended(run.key, request.signal);
     if (protocol === "openai-responses") return json(await this.#responseOf(run.key));
     const after = await this.#runs.store.get(run.key);
     return json({ id, status: after?.status ?? "ended" });
+  }
+
+  /** `answer()` once run `key` ended, kept alive by whitespace past `runs.keepaliveMs` (app-wait.js). */
+  #afterEnd(request, key, answer) {
+    const wait = (signal) => this.#runs.ended(key, signal);
+    // workerd never tells a request whose client left before its answer started: start at once.
+    const timing = { keepaliveMs: this.#o.runs.keepaliveMs, startAfterMs: IN_WORKERD ? 0 : undefined };
+    return afterRunEnd(request, timing, wait, answer, (e) => this.#failure(e, request));
   }
 
   /** The agent card (`cardVersion`), cacheable: `Cache-Control`, an `ETag`, 304 for `If-None-Match`. */

@@ -333,13 +333,16 @@ export class SessionHolder {
       return Response.json({ ok: true });
     }
     if (holder !== undefined && holder !== run) {
-      const ns = this.#namespace;
-      const res = await ns.get(ns.idFromName(holder)).fetch(`${INTERNAL_ORIGIN}${STATUS_PATH}?id=${encodeURIComponent(holder)}`);
-      const { status } = await res.json();
-      if (status === "running") return Response.json({ holder }, { status: 409 });
+      if (await runStatus(this.#namespace, holder) === "running") return Response.json({ holder }, { status: 409 });
     }
     // The run started last: the next turn's conversation is read from it.
     await this.#storage.put({ holder: run, last: run });
     return Response.json({ ok: true });
   }
+}
+
+/** The status of run `key` (its store key, which names its object) as its object has it; null for none. */
+export async function runStatus(namespace, key) {
+  const res = await namespace.get(namespace.idFromName(key)).fetch(`${INTERNAL_ORIGIN}${STATUS_PATH}?id=${encodeURIComponent(key)}`);
+  return (await res.json()).status ?? null;
 }

@@ -118,3 +118,72 @@ test("runs.keepaliveMs is checked", () => {
   }
   for (const keepaliveMs of [0, 10, 15_000, 2 ** 31 - 1]) new AgentApp({ agent, runs: { keepaliveMs } }).close();
 });
+
+test("a non-streamed answer past keepaliveMs starts with JSON whitespace: the official openai client and @a2a-js/sdk read it", async () => {
+  const { base, close } = await serve(pausing(8 * KEEPALIVE_MS));
+  try {
+    // The raw body: spaces while the agent is quiet, then the response object.
+    const res = await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "hi" });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type"), /^application\/json/);
+    const body = await res.text();
+    const spaces = body.length - body.trimStart().length;
+    assert.ok(spaces >= 3, `spaces while the agent was quiet: ${spaces}`);
+    assert.match(body, /^ +\{/);
+    assert.equal(JSON.parse(body).status, "completed");
+    const client = new OpenAI({ baseURL: `${base}/compatible-mode/v1`, apiKey: "none" });
+    const response = await client.responses.create({ model: "m", input: "hi" });
+    assert.equal(response.status, "completed");
+    assert.equal(response.output_text, "first last");
+    const { pathToFileURL } = await import("node:url");
+    const sdk = (path) => import(pathToFileURL(`${process.env.AGENTWIRE_ROOT}/node_modules/@a2a-js/sdk/dist/${path}`).href);
+    const { ClientFactory } = await sdk("client/index.js");
+    const { Message } = await sdk("index.js");
+    const a2a = await new ClientFactory().createFromUrl(base);
+    const answer = await a2a.sendMessage({ message: Message.fromJSON({ messageId: "u1", role: "ROLE_USER", parts: [{ text: "hi" }] }) });
+    const task = answer.payload?.$case === "task" ? answer.payload.value : answer;
+    assert.equal(task.status?.state, 3 /* TASK_STATE_COMPLETED */, JSON.stringify(answer));
+  } finally {
+    await close();
+  }
+});
+
+test("a non-streamed answer within keepaliveMs is sent as it is (no whitespace)", async () => {
+  const { base, close } = await serve(pausing(0), { keepaliveMs: 5_000 });
+  try {
+    const res = await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "hi" });
+    const body = await res.text();
+    assert.match(body, /^\{/);
+    assert.equal(JSON.parse(body).output_text ?? JSON.parse(body).output[0].content[0].text, "first last");
+  } finally {
+    await close();
+  }
+});
+
+test("a client that leaves a whitespace-kept answer stops the run's wait: the run, read by nobody, is abandoned", async () => {
+  let aborted = false;
+  const agent = async (request, rb, { signal }) => {
+    rb.message().content("text").delta("thinking");
+    await new Promise((resolve) => {
+      signal.addEventListener("abort", () => {
+        aborted = true;
+        resolve();
+      }, { once: true });
+    });
+  };
+  const { base, close } = await serve(agent, { abandonAfterMs: 100 });
+  try {
+    const leaving = new AbortController();
+    const res = await fetch(`${base}/compatible-mode/v1/responses`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", input: "hi" }), signal: leaving.signal,
+    });
+    const reader = res.body.getReader();
+    assert.equal((await reader.read()).value[0], 0x20, "the answer started with a space");
+    leaving.abort();
+    const deadline = Date.now() + 8_000;
+    while (!aborted && Date.now() < deadline) await sleep(20);
+    assert.ok(aborted, "the agent was stopped once its only client left");
+  } finally {
+    await close();
+  }
+});

@@ -311,6 +311,45 @@ export const GUARANTEES = {
     leaving.abort();
     await waiting;
     await until("the non-streamed run to be abandoned", async () => (await probe()).aborted.includes(plain), 8000);
+    // An A2A SendMessage (not streamed) whose client left at once.
+    const sent = newTag("sent");
+    const gone = new AbortController();
+    const sending = fetch(`${base}/a2a`, {
+      method: "POST", headers: { ...JSON_HEADERS, "a2a-version": "1.0" }, signal: gone.signal,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: sent, role: "ROLE_USER", parts: [{ text: `wait ${sent}` }] } } }),
+    }).catch(() => null);
+    await until("the A2A agent to start", async () => (await probe()).started.includes(sent));
+    gone.abort();
+    await sending;
+    await until("the non-streamed A2A run to be abandoned", async () => (await probe()).aborted.includes(sent), 8000);
+  },
+
+  async "caps: the places of runs abandoned by their clients are free again (streamed or not)"(ctx) {
+    const { assert, fetch, base } = ctx;
+    const { post, probe, until } = helpers(ctx);
+    const who = `leaving-${serial++}-${Date.now()}`;
+    // Twice the cap, one after the other, each left by its client as soon as its agent started.
+    for (let i = 0; i < 2 * GUARANTEE_LIMITS.maxRunningPerPrincipal; i++) {
+      const tag = newTag(`leaving${i}`);
+      const leaving = new AbortController();
+      const streamed = i % 2 === 0;
+      const answer = fetch(`${base}/compatible-mode/v1/responses`, {
+        method: "POST", headers: { ...JSON_HEADERS, ...as(who) }, signal: leaving.signal,
+        body: JSON.stringify({ model: "m", input: `wait ${tag}`, stream: streamed }),
+      }).then((r) => r.status, () => null);
+      let refused = null;
+      answer.then((status) => {
+        if (status !== null && status !== 200) refused = status;
+      });
+      await until(`run ${i}'s agent to start`, async () => refused !== null || (await probe()).started.includes(tag));
+      assert.equal(refused, null, `run ${i} was refused`);
+      leaving.abort();
+      await answer;
+      await until(`run ${i} to be abandoned`, async () => (await probe()).aborted.includes(tag), 8000);
+    }
+    const next = await post("/process", input("hi"), as(who));
+    assert.equal(next.status, 200, await next.clone().text());
+    await next.arrayBuffer();
   },
 
   async "caps: one principal's running runs are capped (429 with Retry-After); others still start"(ctx) {

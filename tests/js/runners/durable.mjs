@@ -194,14 +194,7 @@ try {
     const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
     const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
     const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
-    const gaps = {
-        "a non-streamed run whose client left is abandoned": {
-        why: "the object's waiting request is not told its client left",
-        fails: /timed out waiting for the non-streamed run to be abandoned/,
-        // Under load, the object's request to the run is sometimes ended by the runtime.
-        sometimes: true,
-      },
-    };
+    const gaps = {};
     for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "durable" }, { skip, gaps })) {
       results.push({ ...r, name: `guarantees, Durable Objects: ${r.name}` });
     }

@@ -192,12 +192,7 @@ try {
   const guaranteeBase = (await guaranteeMf.ready).origin;
   const { raw } = await import(pathToFileURL(join(project, "tests/raw-socket.mjs")).href);
   const { runGuarantees } = await import(pathToFileURL(join(project, "tests/server-guarantees.mjs")).href);
-  const gaps = {
-    "a non-streamed run whose client left is abandoned": {
-      why: "workerd does not tell the waiting request its client left",
-      fails: /timed out waiting for the non-streamed run to be abandoned/,
-    },
-  };
+  const gaps = {};
   const skip = { "odd Host headers are 4xx, never 500": "workerd answers 500 itself before the worker runs (kj url: invalid hostname)" };
   for (const r of await runGuarantees({ fetch, base: guaranteeBase, assert, raw: (text) => raw(guaranteeBase, text), store: "memory" }, { skip, gaps })) {
     results.push({ ...r, name: `guarantees, memory store: ${r.name}` });
