@@ -131,8 +131,7 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
     async fetch(request) {
       const { pathname, searchParams } = new URL(request.url);
       if (pathname === SESSION_PATH) {
-        this.#session ??= new SessionHolder(this.#state.storage, namespaceOf(this.#env));
-        return this.#session.fetch(request);
+        return this.#sessionHolder().fetch(request);
       }
       const app = this.#runs();
       if (pathname === STATUS_PATH) {
@@ -154,10 +153,16 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
       return app.fetch(request, this.#env, { waitUntil: (p) => this.#state.waitUntil?.(p) });
     }
 
-    /** Deletes the runs past retention. */
+    #sessionHolder() {
+      this.#session ??= new SessionHolder(this.#state.storage, namespaceOf(this.#env), storeOptions?.retentionMs);
+      return this.#session;
+    }
+
+    /** Deletes the runs past retention; a session's object forgets the runs no longer kept. */
     async alarm() {
       this.#runs();
       await this.#store.expire();
+      await this.#sessionHolder().expire();
     }
   };
 }

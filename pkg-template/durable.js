@@ -8,7 +8,7 @@
 import { MemoryRunStore } from "./runs.js";
 import { splitEvents } from "./store-events.js";
 import { agentwireError, concatBytes } from "./values.js";
-import { readRun, readStoreOptions, runExists, runLost, sessionBusy, storeUnavailable } from "./store-options.js";
+import { STORE_DEFAULTS, readRun, readStoreOptions, runExists, runLost, sessionBusy, storeUnavailable } from "./store-options.js";
 
 const NAME = "DurableObjectRunStore";
 /** Bytes per stored value (a Durable Object value holds at most 128 KiB). */
@@ -305,16 +305,38 @@ export class DurableObjectRunStore {
 /**
  * The session side of an object (`session:<id>`): which run holds the session, and which run
  * took it last. A run asking for it gets it when the holder's object says the holder is no
- * longer running. One question at a time.
+ * longer running. One question at a time. What it keeps lasts as long as the runs it names:
+ * every `retentionMs` (an alarm) it asks their objects, and forgets the runs they no longer keep.
  */
 export class SessionHolder {
   #storage;
   #namespace;
+  #retentionMs;
   #queue = Promise.resolve();
 
-  constructor(storage, namespace) {
+  constructor(storage, namespace, retentionMs = STORE_DEFAULTS.retentionMs) {
     this.#storage = storage;
     this.#namespace = namespace;
+    this.#retentionMs = retentionMs;
+  }
+
+  /** Forgets the runs (holder, last) whose objects no longer keep them; looks again later if any is left. */
+  expire() {
+    const done = this.#queue.then(async () => {
+      const kept = await this.#storage.get(["holder", "last"]);
+      const gone = [];
+      for (const [key, run] of kept) {
+        try {
+          if (await runStatus(this.#namespace, run) === null) gone.push(key);
+        } catch {
+          // Not known now: asked again at the next alarm.
+        }
+      }
+      if (gone.length) await this.#storage.delete(gone);
+      if (gone.length < kept.size) await this.#storage.setAlarm(Date.now() + this.#retentionMs);
+    });
+    this.#queue = done.catch(() => {});
+    return done;
   }
 
   /** Answers a `{op: "acquire" | "release", run}` request. */
@@ -337,6 +359,7 @@ export class SessionHolder {
     }
     // The run started last: the next turn's conversation is read from it.
     await this.#storage.put({ holder: run, last: run });
+    if (!(await this.#storage.getAlarm?.())) await this.#storage.setAlarm?.(Date.now() + this.#retentionMs);
     return Response.json({ ok: true });
   }
 }

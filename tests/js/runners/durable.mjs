@@ -6,7 +6,8 @@
 // per session across objects (409); principals kept apart (404, their own ids and sessions);
 // and miniflare restarted mid-run with the same storage: a
 // reader gets the logged events, then the RUN_LOST failure, and the Responses object says failed;
-// and a new run of a session whose run was going when it restarted starts (no deadlock). Then the
+// and a new run of a session whose run was going when it restarted starts (no deadlock); a
+// session's object forgets its runs once their objects no longer keep them. Then the
 // RunStore contract against DurableObjectRunStore inside objects (runners/durable-contract.mjs).
 // Usage: node tests/js/runners/durable.mjs <project dir with node_modules/agentwire>
 import assert from "node:assert/strict";
@@ -183,6 +184,38 @@ try {
     await next.body.cancel();
     const old = await (await fetch(`${base}/process/${first.headers.get("x-agentwire-run-id")}`, { headers: { accept: "text/event-stream" } })).text();
     assert.match(old, /RUN_LOST/);
+  });
+  await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks)", async () => {
+    const shortPath = join(project, "durable-short-worker.mjs");
+    writeFileSync(shortPath, `
+import { AgentApp } from "./${relative(project, entry)}";
+const app = new AgentApp({
+  agent: (request, rb) => void rb.message().content("text").delta("hi"),
+  runs: { durableObject: (env) => env.RUNS, retentionMs: 300 },
+});
+export class AgentRuns extends app.DurableObject {}
+export default { fetch: app.fetch };
+`);
+    const short = new Miniflare({ ...config, modules: [esm(shortPath), ...config.modules.slice(2)], durableObjectsPersist: false });
+    try {
+      const shortBase = (await short.ready).origin;
+      const res = await post(`${shortBase}/process`, { ...waitBody("short"), input: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+      const ns = await short.getDurableObjectNamespace("RUNS");
+      const last = async () => {
+        const answer = await ns.get(ns.idFromName("session:short")).fetch("https://agentwire.internal/__agentwire/session", { method: "POST", body: JSON.stringify({ op: "last" }) });
+        return (await answer.json()).last;
+      };
+      assert.equal(typeof await last(), "string", "the session names its last run");
+      const deadline = Date.now() + 10_000;
+      while (await last() !== null) {
+        assert.ok(Date.now() < deadline, "the session still names a run its object no longer keeps");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    } finally {
+      await short.dispose();
+    }
   });
   const guaranteeMf = new Miniflare({
     ...config,
