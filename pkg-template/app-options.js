@@ -19,7 +19,7 @@ export const PROTOCOLS = ["process", "responses", "agUi", "a2a"];
 
 /** The options AgentApp takes. */
 export const OPTION_KEYS = ["name", "description", "version", "agent", "skills", "provider", "documentationUrl",
-  "iconUrl", "url", "cardVersion", "listTasks", "sessionHistory", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
+  "iconUrl", "url", "cardVersion", "listTasks", "sessionHistory", "compact", "paths", "protocols", "cors", "maxBodyBytes", "authorize", "onError", "runs"];
 
 /**
  * Who may list A2A tasks (`listTasks`): callers `authorize` names (the default: without it every
@@ -176,7 +176,7 @@ export function readOptions(options) {
   if (o.listTasks !== undefined && !LIST_TASKS.includes(o.listTasks)) {
     throw fail('listTasks must be "authorized", "all" or false', "listTasks");
   }
-  for (const key of ["authorize", "onError"]) {
+  for (const key of ["authorize", "onError", "compact"]) {
     if (o[key] !== undefined && typeof o[key] !== "function") throw fail(`${key} must be a function`, key);
   }
   const runs = readRuns(o.runs);
@@ -204,5 +204,6 @@ export function readOptions(options) {
     runs,
     authorize: o.authorize,
     onError: o.onError,
+    compact: o.compact,
   };
 }

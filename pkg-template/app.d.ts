@@ -1,4 +1,4 @@
-import type { AgentRequest } from "./agentwire.js";
+import type { AgentRequest, Message } from "./agentwire.js";
 import type { ResponseBuilder, RunSignal } from "./builder.js";
 import type { FetchResponse, HttpResponseLike } from "./connect-types.js";
 import type { A2aSkill } from "./a2a.js";
@@ -28,6 +28,9 @@ export interface AgentContext {
  * ends it with the protocol's failure event (code `AGENT_ERROR`) and reports the error to
  * `onError`.
  */
+/** A message of a compacted conversation: an Agent API message (one of the request's, or any object with a `role`). */
+export type CompactedMessage = Message | { role: string; content?: unknown[] | null; type?: string; [key: string]: unknown };
+
 export type Agent = (request: AgentRequest, rb: ResponseBuilder, context: AgentContext) => void | Promise<void>;
 
 /** What `authorize` returns: who the caller is (a key, or `{id}`), `true` (anonymous), or falsy (401). */
@@ -105,6 +108,15 @@ export interface AgentAppOptions {
    * sends the whole conversation, as to the reference)
    */
   sessionHistory?: boolean;
+  /**
+   * OpenAI Responses compaction: with it, `POST <responses>/compact` (`{model, input?,
+   * previous_response_id?, instructions?}`) calls this with the conversation to compact (the
+   * conversation of `previous_response_id`, then the request's input, as Agent API messages in
+   * `request.input`) and answers a `response.compaction` whose one `compaction` item carries the
+   * messages returned; a later request whose `input` holds that item gives its agent those
+   * messages in its place. Without it the route answers 405.
+   */
+  compact?: (request: AgentRequest, context: { principal: unknown; signal: AbortSignal }) => CompactedMessage[] | Promise<CompactedMessage[]>;
   /** Route paths (the reference's by default). */
   paths?: AgentAppPaths;
   /** Protocols to serve (all by default); a protocol switched off answers 404. */

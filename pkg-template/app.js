@@ -23,6 +23,7 @@ import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { ForwardedCaps, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
 import { afterRunEnd } from "./app-wait.js";
+import { answerCompact, compactOnObject, inputItemList } from "./app-responses.js";
 
 /** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
 const INSIDE_OBJECT = Symbol("agentwire: inside a Durable Object");
@@ -83,6 +84,7 @@ export class AgentApp {
   #objectClass = null;
   #forwarded = null;
   #a2aPaths = new Set();
+  #compactPath = null;
 
   constructor(options, inside = undefined) {
     this.#o = readOptions(options);
@@ -104,6 +106,10 @@ export class AgentApp {
       if (twin !== "" && !this.#routes.get(twin)?.has("POST")) this.#a2aPaths.add(twin);
       for (const path of this.#a2aPaths) this.#add(path, "POST", (r, c) => answerA2a(server, r, c));
       this.#add(paths.agentCard, "GET", (r, c) => this.#card(r, c));
+    }
+    if (protocols.responses && this.#o.compact) {
+      this.#compactPath = `${paths.responses}/compact`;
+      this.#add(this.#compactPath, "POST", async (r, c) => answerCompact(this.#o.compact, this.#runs, r, c, await this.#body(r)));
     }
     this.#add(paths.health, "GET", () => json({ status: "healthy", mode: "fetch", runner: "ready" }));
     this.#add(paths.root, "GET", () => json(this.#info()));
@@ -260,6 +266,9 @@ export class AgentApp {
    */
   async #toObject(request, url, principal, env, context) {
     const namespace = this.#o.runs.durableObject(env);
+    if (url.pathname === this.#compactPath) {
+      return compactOnObject(namespace, request, principal, await this.#body(request), (again) => this.#route(url).get("POST")(again, context));
+    }
     const run = this.#runRoutes.find(({ base }) => url.pathname.startsWith(`${base}/`));
     if (run) {
       const id = runIdOfPath(url.pathname.slice(run.base.length + 1).split("/")[0]);
@@ -418,15 +427,7 @@ export class AgentApp {
    * the core; 404 for a response the caller has not or one made with `store: false`.
    */
   async #inputItems({ principal, url }, id) {
-    const run = await this.#own(id, principal, "openai-responses");
-    if (!run || run.meta?.store === false) throw new HttpError("NOT_FOUND", "No such response.");
-    const query = ["limit", "order", "after", "before"].map((k) => url.searchParams.get(k) ?? undefined);
-    try {
-      return jsonText(call("responsesInputList", JSON.stringify(run.meta?.input ?? []), id, ...query));
-    } catch (e) {
-      if (e?.code === "INVALID_REQUEST") throw new HttpError("INVALID_REQUEST", e.message, e.field);
-      throw e;
-    }
+    return inputItemList(await this.#own(id, principal, "openai-responses"), id, url);
   }
 
   /** `POST <route>/<id>/cancel`: stops the run (wherever it runs), answers once it ended. */

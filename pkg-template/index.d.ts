@@ -30,7 +30,7 @@ export { MemoryRunStore, RunStoreError } from "./runs.js";
 export type { LoggedEvent, MemoryRunStoreOptions, RunInfo, RunListQuery, RunStore } from "./runs.js";
 export { RedisRunStore } from "./redis.js";
 export type { RedisClient, RedisRunStoreOptions } from "./redis.js";
-export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, AgentRunsObject, AgentRunsObjectClass, DurableObjectNamespaceLike, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
+export type { Agent, AgentAppOptions, AgentAppPaths, AgentContext, AgentRunsObject, CompactedMessage, AgentRunsObjectClass, DurableObjectNamespaceLike, EndpointContext, FetchRequest, FetchResponse, HttpRequestLike, HttpResponseLike } from "./app.js";
 export type {
   A2aAgentCard,
   A2aAgentDescription,

@@ -7,6 +7,7 @@
 //     with the last user text (the suite's weather question: `{"location": "..."}`);
 //   - otherwise one text message that says what it read: the system instructions, images, the
 //     earlier turns (a name given earlier is remembered) and the last user text.
+// Compaction (`POST …/responses/compact`): the conversation as one system message (compactOf).
 
 /** The texts of a message's text parts, joined. */
 function textOf(message) {
@@ -63,9 +64,18 @@ export async function openResponsesAgent(request, rb) {
   for (const word of answerOf(request).split(/(?<= )/)) text.delta(word);
 }
 
-/** The AgentApp the suite tests: default options, the scripted agent. */
+/**
+ * The compaction hook: the conversation so far (system instructions aside) as one system message
+ * that says who said what, in order.
+ */
+export function compactOf(request) {
+  const said = (request.input ?? []).filter((m) => m.type === "message" && m.role !== "system").map((m) => `${m.role}: ${textOf(m)}`);
+  return [{ type: "message", role: "system", content: [{ type: "text", text: `Earlier in this conversation: ${said.join(" | ")}` }] }];
+}
+
+/** The AgentApp the suite tests: default options, the scripted agent, the compaction hook. */
 export function openResponsesApp() {
-  return new AgentApp({ agent: openResponsesAgent });
+  return new AgentApp({ agent: openResponsesAgent, compact: compactOf });
 }
 
 /** Serves `app` on 127.0.0.1:`port` (0: a free one); prints `listening on <url>` once it does. */

@@ -43,6 +43,7 @@
 //! parts both become `text` parts of a `reasoning` message.
 
 pub(crate) mod approvals;
+mod compact;
 mod decode;
 mod echo;
 mod encode;
@@ -53,6 +54,7 @@ mod request_out;
 #[cfg(feature = "client")]
 mod snapshot;
 
+pub use compact::{compact_request, compaction_answer};
 pub use decode::ResponsesDecoder;
 pub use echo::ResponseEcho;
 pub use encode::ResponsesEncoder;

@@ -15,8 +15,10 @@ use crate::{Error, ErrorCode, Result};
 ///   `refusal`, `input_image` → image, `input_audio` → audio, `input_file` → file),
 ///   `reasoning` (its `summary` and `content` texts), `function_call` / `function_call_output`,
 ///   `custom_tool_call` / `custom_tool_call_output` (as `plugin_call` / `plugin_call_output`),
-///   `mcp_approval_request` / `mcp_approval_response` (their fields as a data part); other item
-///   types are skipped.
+///   `mcp_approval_request` / `mcp_approval_response` (their fields as a data part), a
+///   `compaction` item (the messages it stands for when agentwire wrote it, see
+///   [`compaction_answer`](super::compaction_answer); else its fields as a data part); other
+///   item types are skipped.
 /// - `instructions` becomes a first `system` message and `developer` messages become `system`
 ///   ones (the reference drops both); `max_output_tokens` → `max_tokens` and `user` → `user_id`
 ///   (the reference drops them); `conversation` (a string or `{id}`) → `session_id`; `tools`
@@ -75,7 +77,7 @@ pub fn agent_request_with_echo(json: &str) -> Result<(AgentRequest, ResponseEcho
 }
 
 /// The request body as a JSON object.
-fn read_body(json: &str) -> Result<Map<String, Value>> {
+pub(super) fn read_body(json: &str) -> Result<Map<String, Value>> {
     let body: Value = crate::protocol::parse_repairing(json, |t| serde_json::from_str::<Value>(t))
         .map_err(|e| {
             Error::new(
@@ -92,7 +94,8 @@ fn read_body(json: &str) -> Result<Map<String, Value>> {
     Ok(body)
 }
 
-fn map_request(mut body: Map<String, Value>) -> Result<AgentRequest> {
+/// A `create` body (read by [`read_body`]) as an Agent API request.
+pub(super) fn map_request(mut body: Map<String, Value>) -> Result<AgentRequest> {
     let mut input = Vec::new();
     if let Some(instructions) = body.remove("instructions") {
         match instructions {
@@ -107,6 +110,11 @@ fn map_request(mut body: Map<String, Value>) -> Result<AgentRequest> {
         Some(Value::String(text)) => input.push(message("user", vec![text_part(text)])),
         Some(Value::Array(items)) => {
             for (i, item) in items.into_iter().enumerate() {
+                // A compaction agentwire answered: the messages it stands for, in its place.
+                if let Some(messages) = super::compact::compacted_messages(&item) {
+                    input.extend(messages);
+                    continue;
+                }
                 if let Some(m) = item_message(item, i)? {
                     input.push(m);
                 }
@@ -263,6 +271,9 @@ fn item_message(item: Value, i: usize) -> Result<Option<Value>> {
         ),
         "mcp_approval_response" => json!({"type": "mcp_approval_response", "role": "user",
             "content": data(&mut item, &["approval_request_id", "approve", "reason", "id"])}),
+        // A compaction another server wrote: kept, its fields as data.
+        "compaction" => json!({"type": "compaction", "role": "system",
+            "content": data(&mut item, &["encrypted_content", "id", "created_by"])}),
         _ => return Ok(None),
     }))
 }

@@ -1,6 +1,7 @@
 //! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers (`httpError`) and the
 //! terminal event of a run whose instance went away (`lostRunEvent`), the comment of a quiet
-//! stream (`sseKeepalive`) and a stored response's input items (`responsesInputList`).
+//! stream (`sseKeepalive`), a stored response's input items (`responsesInputList`) and Responses
+//! compaction (`responsesCompactRequest`, `responsesCompaction`).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -110,4 +111,26 @@ pub fn lost_run_event(
     let next = next as u64;
     let options = builder_options_of(Some(builder_options))?;
     Ok(crate::app::lost_run_event(options, next, log)?)
+}
+
+/// A `POST /responses/compact` body as an Agent API request
+/// ([`compact_request`](crate::responses::compact_request)).
+///
+/// @throws {AgentwireError} `INVALID_JSON` for malformed JSON, `INVALID_REQUEST` naming the field
+/// (`model` when it is missing).
+#[wasm_bindgen(js_name = responsesCompactRequest, skip_typescript)]
+pub fn responses_compact_request(json: &JsValue) -> std::result::Result<JsValue, JsValue> {
+    super::convert::read_request(
+        json,
+        "responsesCompactRequest",
+        crate::responses::compact_request,
+    )
+}
+
+/// The JSON text of the `response.compaction` answer with id `id`, made at `created_at` (Unix
+/// seconds), carrying `messages` (the JSON text of the compacted messages)
+/// ([`compaction_answer`](crate::responses::compaction_answer)).
+#[wasm_bindgen(js_name = responsesCompaction, skip_typescript)]
+pub fn responses_compaction(id: &str, created_at: f64, messages: &str) -> String {
+    crate::responses::compaction_answer(id, created_at.max(0.0) as u64, messages)
 }

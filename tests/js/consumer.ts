@@ -220,3 +220,12 @@ import("agentwire/client").then((m) => m.AgentApp);
 import { AgentApp } from "agentwire";
 export const app = new AgentApp({ agent: (request, rb) => { rb.message().content("text").delta(String(request.input.length)); } });
 export const handler = { fetch: app.fetch };
+// Responses compaction: a hook from the conversation to its compacted messages.
+import type { CompactedMessage } from "agentwire";
+const compacted: CompactedMessage[] = [{ role: "system", content: [{ type: "text", text: "summary" }] }];
+export const compacting = new AgentApp({
+  agent: () => {},
+  compact: async (request, { principal }) => (principal === null ? [] : [...compacted, ...request.input.slice(-1)]),
+});
+// @ts-expect-error a hook's answer is a list of messages with a role
+export const badCompacting = new AgentApp({ agent: () => {}, compact: () => [{ content: [] }] });

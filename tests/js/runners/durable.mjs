@@ -43,6 +43,8 @@ const app = new AgentApp({
   // The bearer token is the principal (anyone without one is "anonymous").
   authorize: (request) => request.headers.get("authorization")?.slice(7) || "anonymous",
   runs: { durableObject: (env) => env.RUNS },
+  // Responses compaction: the conversation's texts, in order, as one system message.
+  compact: (request) => [{ role: "system", content: [{ type: "text", text: request.input.map((m) => (m.content ?? []).map((p) => p.text ?? "").join("")).join(" | ") }] }],
 });
 export class AgentRuns extends app.DurableObject {}
 export default { fetch: app.fetch };
@@ -184,6 +186,21 @@ try {
     await next.body.cancel();
     const old = await (await fetch(`${base}/process/${first.headers.get("x-agentwire-run-id")}`, { headers: { accept: "text/event-stream" } })).text();
     assert.match(old, /RUN_LOST/);
+  });
+  await check("Responses compaction of a conversation kept in another object (previous_response_id): the hook gets it; the item feeds the next turn", async () => {
+    const first = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: "We launch on Tuesday." })).json();
+    assert.equal(first.status, "completed");
+    const answer = await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", previous_response_id: first.id, input: "Noted?" });
+    assert.equal(answer.status, 200);
+    const compacted = await answer.json();
+    assert.equal(compacted.object, "response.compaction");
+    const summary = JSON.parse(compacted.output[0].encrypted_content)[0].content[0].text;
+    assert.match(summary, /^We launch on Tuesday\. \| .+ \| Noted\?$/, summary);
+    // Another caller does not reach it; a compaction with no previous response is answered by the front.
+    const theirs = await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", previous_response_id: first.id }, { authorization: "Bearer mallory" });
+    assert.equal(theirs.status, 400);
+    assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", input: "x" })).status, 200);
+    assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { input: "x" })).status, 400);
   });
   await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks)", async () => {
     const shortPath = join(project, "durable-short-worker.mjs");

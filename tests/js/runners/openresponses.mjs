@@ -20,15 +20,13 @@ import { writeScore } from "./readme-score.mjs";
 
 /** The suite's tests AgentApp does not pass, with why. */
 export const NOT_SUPPORTED = {
-  "compact-response": "POST /responses/compact (conversation compaction) is not served",
-  "compact-missing-model": "POST /responses/compact is not served (a 404, not the 400 the test wants)",
   "websocket-response": "the Responses WebSocket mode is not served",
   "websocket-sequential-responses": "the Responses WebSocket mode is not served",
   "websocket-continuation": "the Responses WebSocket mode is not served",
   "websocket-reconnect-store-false-recovery": "the Responses WebSocket mode is not served",
   "websocket-previous-response-not-found": "the Responses WebSocket mode is not served",
   "websocket-failed-continuation-evicts-cache": "the Responses WebSocket mode is not served",
-  "websocket-compact-new-chain": "the Responses WebSocket mode and /responses/compact are not served",
+  "websocket-compact-new-chain": "the Responses WebSocket mode is not served",
 };
 
 const SUITE_TIMEOUT_MS = 120_000;
@@ -135,7 +133,7 @@ async function main() {
   console.log(`[openresponses] ${pass} of ${total} of the suite's tests pass, ${skip} not supported, ${fail} failed`);
   if (process.env.AGENTWIRE_ROOT) writeScore(process.env.AGENTWIRE_ROOT, "openresponses", [
     "OpenAI Responses", "Open Responses compliance suite (`bin/compliance-test.ts`)", "`openresponses/openresponses` @ 92c12d9",
-    `${pass} of ${total} pass, ${fail} fail, ${skip} not supported (WebSocket mode, \`/responses/compact\`)`,
+    `${pass} of ${total} pass, ${fail} fail, ${skip} not supported (WebSocket mode)`,
   ]);
   process.exitCode = fail > 0 || total === 0 ? 1 : 0;
 }
