@@ -21,7 +21,7 @@ function refuse(res, code, message, field, headers = {}) {
 }
 
 /** The request's URL, or `null` when its Host (or target) makes none a `Request` accepts. */
-function urlOf(req) {
+export function urlOf(req) {
   const host = req.headers.host ?? "localhost";
   if (BAD_HOST.test(host)) return null;
   const target = typeof req.url === "string" && req.url.startsWith("/") ? req.url : "/";

@@ -230,6 +230,12 @@ export declare class AgentApp {
   close(): Promise<void>;
   /** A `node:http` request listener: `createServer(app.nodeListener).listen(8080)`. */
   readonly nodeListener: (req: NodeIncomingMessageLike, res: NodeServerResponseLike) => void;
+  /**
+   * A `node:http` `upgrade` listener serving the OpenAI Responses WebSocket mode on the Responses
+   * route: `server.on("upgrade", app.nodeUpgrade)`. Needs the `ws` package (an optional peer
+   * dependency); Deno and Workers upgrade from `app.fetch` itself.
+   */
+  readonly nodeUpgrade: (req: NodeIncomingMessageLike & { rawHeaders: string[] }, socket: NodeSocketLike, head: Uint8Array) => void;
   /** Adds a route: `handler(request, context)` answers `method` requests to `path`. */
   addEndpoint(endpoint: {
     method: string;
@@ -244,6 +250,14 @@ export interface NodeIncomingMessageLike {
   url?: string;
   headers: Record<string, string | string[] | undefined>;
   on(event: string, listener: (...args: any[]) => void): unknown;
+  destroy(): unknown;
+}
+
+/** The parts of a `node:net` socket the upgrade listener uses. */
+export interface NodeSocketLike {
+  readonly destroyed: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  end(data: string): unknown;
   destroy(): unknown;
 }
 

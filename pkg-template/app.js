@@ -6,10 +6,9 @@
 import { agentwireError } from "./values.js";
 import { call } from "./instance.js";
 import { ResponseBuilder } from "./builder.js";
-import { a2aAgentCard } from "./a2a.js";
 import { readOptions } from "./app-options.js";
 import {
-  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, jsonText, nodeRequests, readBody, requestUrl, sseAnswer, sseResponse,
+  HttpError, cursorOf, discardBody, errorResponse, isJsonType, json, nodeRequests, readBody, requestUrl, sseAnswer, sseResponse,
   streamOf, withCors,
 } from "./app-http.js";
 import { principalKey, scoped } from "./app-principal.js";
@@ -21,8 +20,11 @@ import { chainResponse, checkThreadResume, continueSession, keptResume } from ".
 import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
+import { nodeUpgrade } from "./app-node-socket.js";
+import { acceptSocket, serveSocket } from "./app-socket.js";
 import { ForwardedCaps, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
 import { afterRunEnd } from "./app-wait.js";
+import { cardAnswer, serviceInfo } from "./app-card.js";
 import { answerCompact, compactOnObject, inputItemList } from "./app-responses.js";
 
 /** Makes an AgentApp the one inside a run's Durable Object (only `app.DurableObject` has it). */
@@ -35,24 +37,6 @@ const REFUSALS = {
   STORE_UNAVAILABLE: () => new HttpError("STORE_UNAVAILABLE", "The run store is unavailable; try again shortly.", undefined, { "retry-after": "1" }),
   TOO_MANY_RUNS: (e) => new HttpError("TOO_MANY_RUNS", e.message, undefined, { "retry-after": String(e.retryAfter ?? 1) }),
 };
-
-/** How long a client may keep the agent card, in seconds. */
-const CARD_MAX_AGE_S = 300;
-
-/** A strong ETag of a text: the first 128 bits of its SHA-256, quoted. */
-async function etagOf(text) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return `"${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")}"`;
-}
-
-/** Whether an `If-None-Match` value (a list of ETags, weak or strong, or `*`) matches `etag`. */
-function matchesEtag(header, etag) {
-  if (header === null) return false;
-  return header.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t === etag || t === `W/${etag}`;
-  });
-}
 
 /** The run id of a path segment (percent-decoded), or `null` when empty or badly escaped. */
 function runIdOfPath(segment) {
@@ -97,6 +81,8 @@ export class AgentApp {
       this.#add(paths[key], "POST", (r, c) => this.#startRoute(key, r, c));
       this.#runRoutes.push({ base: paths[key], protocol: FRONT_ENDS[key].protocol });
     }
+    // The Responses WebSocket mode: an upgrade of GET on the route (Node: `app.nodeUpgrade`).
+    if (protocols.responses) this.#add(paths.responses, "GET", (r, c) => this.#socket(r, c));
     if (protocols.a2a) {
       const server = this.#a2aServer();
       // With and without a trailing "/": clients add one to the card's URL (a route of another
@@ -112,11 +98,18 @@ export class AgentApp {
       this.#add(this.#compactPath, "POST", async (r, c) => answerCompact(this.#o.compact, this.#runs, r, c, await this.#body(r)));
     }
     this.#add(paths.health, "GET", () => json({ status: "healthy", mode: "fetch", runner: "ready" }));
-    this.#add(paths.root, "GET", () => json(this.#info()));
+    this.#add(paths.root, "GET", () => json(serviceInfo(this.#o)));
     /** The fetch handler, bound to this app. */
     this.fetch = this.fetch.bind(this);
     /** A `node:http` request listener: `createServer(app.nodeListener)`. */
     this.nodeListener = nodeListener(this.fetch, { maxBodyBytes: this.#o.maxBodyBytes, report: (e, request) => this.#report(e, { request }) });
+    /** A `node:http` `upgrade` listener: `server.on("upgrade", app.nodeUpgrade)` (the Responses WebSocket mode; needs `ws`). */
+    this.nodeUpgrade = nodeUpgrade({
+      accepts: (request) => this.#socketAccepted(request),
+      serve: (ws, request) => this.#socketServer(request)(ws),
+      maxBytes: this.#o.maxBodyBytes,
+      report: (e) => this.#report(e),
+    });
   }
 
   #add(path, method, handler) {
@@ -240,23 +233,54 @@ export class AgentApp {
     if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow } });
     const handler = route.get(request.method) ?? (request.method === "HEAD" ? route.get("GET") : undefined);
     if (!handler) throw new HttpError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here.`, undefined, { allow });
-    let principal;
-    if (this.#o.authorize && url.pathname !== this.#o.paths.health) {
-      try {
-        principal = await this.#o.authorize(request);
-      } catch (e) {
-        this.#report(e, { request });
-        principal = false;
-      }
-      if (!principal) throw new HttpError("UNAUTHORIZED", "The request is not authorized.");
-      principalKey(principal); // an identity authorize must give: a TypeError (500) otherwise
-    }
-    const context = { principal, app: this, ctx, url };
+    const principal = url.pathname === this.#o.paths.health ? undefined : await this.#principal(request);
+    const context = { principal, app: this, ctx, url, env };
     if (this.#o.runs.durableObject) {
       const forwarded = await this.#toObject(request, url, principal, env, context);
       if (forwarded) return forwarded;
     }
     return handler(request, context);
+  }
+
+  /** What `authorize` says of `request` (undefined without it); 401 when it refuses. */
+  async #principal(request) {
+    if (!this.#o.authorize) return undefined;
+    let principal;
+    try {
+      principal = await this.#o.authorize(request);
+    } catch (e) {
+      this.#report(e, { request });
+    }
+    if (!principal) throw new HttpError("UNAUTHORIZED", "The request is not authorized.");
+    principalKey(principal); // an identity authorize must give: a TypeError (500) otherwise
+    return principal;
+  }
+
+  /** `GET <responses>` upgraded to a WebSocket where the runtime does it in a fetch handler (app-socket.js). */
+  #socket(request, { env, ctx }) {
+    const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
+    // Its headers are read before the upgrade (Deno closes the request then).
+    const serve = upgrade ? this.#socketServer(request, env, ctx) : null;
+    const accepted = serve ? acceptSocket(request, serve) : null;
+    if (accepted) return accepted;
+    throw new HttpError("METHOD_NOT_ALLOWED", "GET is not allowed here (a WebSocket upgrade is).", undefined, { allow: "POST, GET, OPTIONS" });
+  }
+
+  /** Node's upgrade of `request` (app-node-socket.js): only on the Responses route, authorized. */
+  async #socketAccepted(request) {
+    const { pathname } = requestUrl(request);
+    if (!this.#o.protocols.responses || pathname !== this.#o.paths.responses) throw new HttpError("NOT_FOUND", `No route ${pathname}.`);
+    await this.#principal(request);
+  }
+
+  /** What serves the Responses WebSocket mode on a socket of `upgrade`: each turn a POST to this app, with the upgrade's headers (and `env`, `ctx`). */
+  #socketServer(upgrade, env = undefined, ctx = undefined) {
+    const { url } = upgrade;
+    const headers = new Headers(upgrade.headers);
+    for (const name of ["upgrade", "connection", "content-length", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol"]) headers.delete(name);
+    headers.set("content-type", "application/json");
+    const turn = (body, signal) => this.fetch(new Request(url, { method: "POST", headers, body, signal }), env, ctx);
+    return (ws) => serveSocket(ws, { turn, maxBytes: this.#o.maxBodyBytes });
   }
 
   /**
@@ -450,31 +474,9 @@ export class AgentApp {
     return afterRunEnd(request, timing, wait, answer, (e) => this.#failure(e, request));
   }
 
-  /** The agent card (`cardVersion`), cacheable: `Cache-Control`, an `ETag`, 304 for `If-None-Match`. */
-  async #card(request, { url }) {
-    const { name, description, version, card, cardVersion } = this.#o;
-    const description_ = { name, description, version, url: card.url ?? `${url.origin}${this.#o.paths.a2a}` };
-    for (const key of ["skills", "provider", "documentationUrl", "iconUrl"]) {
-      if (card[key] !== undefined) description_[key] = card[key];
-    }
-    const text = JSON.stringify(a2aAgentCard(description_, { version: cardVersion }));
-    // A card behind `authorize` is the caller's: shared caches keep none.
-    const headers = { "cache-control": `${this.#o.authorize ? "private" : "public"}, max-age=${CARD_MAX_AGE_S}`, etag: await etagOf(text) };
-    if (matchesEtag(request.headers.get("if-none-match"), headers.etag)) return new Response(null, { status: 304, headers });
-    return jsonText(text, headers);
-  }
-
-  #info() {
-    const { name, paths, protocols } = this.#o;
-    const endpoints = { health: paths.health };
-    if (protocols.process) endpoints.process = paths.process;
-    if (protocols.responses) endpoints.responses = paths.responses;
-    if (protocols.agUi) endpoints.ag_ui = paths.agUi;
-    if (protocols.a2a) {
-      endpoints.a2a = paths.a2a;
-      endpoints.agent_card = paths.agentCard;
-    }
-    return { service: name, mode: "fetch", endpoints };
+  /** The agent card (`cardVersion`), cacheable (app-card.js). */
+  #card(request, { url }) {
+    return cardAnswer(this.#o, request, url);
   }
 
   /**

@@ -39,6 +39,8 @@ project() {
   (cd "$PROJECT" && npm install --silent --offline --no-audit --no-fund "./$tarball") || return 1
   # The official OpenAI client, for tests/js/openai.test.mjs (Node only).
   ln -s "$ROOT/node_modules/openai" "$PROJECT/node_modules/openai"
+  # The optional peer of AgentApp's WebSocket mode on Node (app.nodeUpgrade).
+  ln -s "$ROOT/node_modules/ws" "$PROJECT/node_modules/ws"
   echo "[test] installed $tarball into $PROJECT"
 }
 

@@ -81,6 +81,8 @@ export function openResponsesApp() {
 /** Serves `app` on 127.0.0.1:`port` (0: a free one); prints `listening on <url>` once it does. */
 async function serve(app, port) {
   const server = createServer(app.nodeListener);
+  // The Responses WebSocket mode on the same route (agentwire's optional peer `ws`).
+  server.on("upgrade", app.nodeUpgrade);
   await new Promise((ok) => server.listen(port, "127.0.0.1", ok));
   const url = `http://127.0.0.1:${server.address().port}`;
   console.log(`listening on ${url}`);

@@ -53,6 +53,7 @@ mod request;
 mod request_out;
 #[cfg(feature = "client")]
 mod snapshot;
+mod socket;
 
 pub use compact::{compact_request, compaction_answer};
 pub use decode::ResponsesDecoder;
@@ -64,3 +65,4 @@ pub use request::{agent_request, agent_request_with_echo};
 pub use request_out::create_request;
 #[cfg(feature = "client")]
 pub(crate) use snapshot::ResponsesSnapshot;
+pub use socket::socket_error;

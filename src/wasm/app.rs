@@ -1,7 +1,8 @@
 //! The `AgentApp` helpers the JS `AgentApp` calls: HTTP error answers (`httpError`) and the
 //! terminal event of a run whose instance went away (`lostRunEvent`), the comment of a quiet
 //! stream (`sseKeepalive`), a stored response's input items (`responsesInputList`) and Responses
-//! compaction (`responsesCompactRequest`, `responsesCompaction`).
+//! compaction (`responsesCompactRequest`, `responsesCompaction`) and the error event of the
+//! Responses WebSocket mode (`responsesSocketError`).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
@@ -133,4 +134,16 @@ pub fn responses_compact_request(json: &JsValue) -> std::result::Result<JsValue,
 #[wasm_bindgen(js_name = responsesCompaction, skip_typescript)]
 pub fn responses_compaction(id: &str, created_at: f64, messages: &str) -> String {
     crate::responses::compaction_answer(id, created_at.max(0.0) as u64, messages)
+}
+
+/// The JSON text of a Responses WebSocket `error` event
+/// ([`socket_error`](crate::responses::socket_error)).
+#[wasm_bindgen(js_name = responsesSocketError, skip_typescript)]
+pub fn responses_socket_error(
+    status: u16,
+    code: &str,
+    message: &str,
+    param: Option<String>,
+) -> String {
+    crate::responses::socket_error(status, code, message, param.as_deref())
 }

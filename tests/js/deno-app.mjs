@@ -67,6 +67,18 @@ async function raw(port, text, ms = 1500) {
   return answer;
 }
 
+Deno.test("the Responses WebSocket mode under Deno.serve (Deno.upgradeWebSocket from app.fetch)", async () => {
+  const { socketChecks } = await import("./socket-checks.mjs");
+  const app = new AgentApp({ agent: (request, rb) => void rb.message().content("text").delta(`answer ${request.input.length}`) });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  try {
+    await socketChecks({ url: `ws://127.0.0.1:${server.addr.port}/compatible-mode/v1/responses`, WebSocketImpl: WebSocket, assert });
+  } finally {
+    await server.shutdown();
+    await app.close();
+  }
+});
+
 Deno.test("the shared server guarantees under Deno.serve", async (t) => {
   const app = guaranteeApp(AgentApp);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);

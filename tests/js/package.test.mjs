@@ -30,7 +30,7 @@ test("the tarball ships the wasm and every entry", () => {
   const dir = dirname(require.resolve("agentwire/package.json"));
   const files = readdirSync(dir).sort();
   assert.deepStrictEqual(files, ["README.md", "a2a.d.ts", "a2a.js", "agentwire.d.ts", "agentwire.js", "agentwire_bg.wasm",
-    "app-a2a.js", "app-caps.js", "app-conversations.js", "app-durable.js", "app-history.js", "app-http.js", "app-node.js", "app-options.js", "app-principal.js", "app-protocols.js", "app-responses.js", "app-runs.js", "app-task-list.js", "app-tasks.js", "app-wait.js",
+    "app-a2a.js", "app-caps.js", "app-card.js", "app-conversations.js", "app-durable.js", "app-history.js", "app-http.js", "app-node-socket.js", "app-node.js", "app-options.js", "app-principal.js", "app-protocols.js", "app-responses.js", "app-runs.js", "app-socket.js", "app-task-list.js", "app-tasks.js", "app-wait.js",
     "app.d.ts", "app.js", "assembler.d.ts", "assembler.js", "browser.js", "builder-children.js", "builder-mirror.js", "builder-pipe.js", "builder-queue.js", "builder-run.js", "builder.d.ts", "builder.js", "client", "connect-types.d.ts", "connect.js", "conversation.d.ts",
     "conversation.js", "deno.js", "durable.js",
     "index.d.ts", "index.js", "instance.js", "interrupts.d.ts", "interrupts.js", "lite", "node.js", "package.json", "redis.d.ts", "redis.js", "runs.d.ts", "runs.js", "store-events.js", "store-log.js", "store-options.js", "store-redis-commands.js", "store-redis-log.js", "store-redis-scripts.js", "translate.d.ts", "translate.js",

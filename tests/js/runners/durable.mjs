@@ -202,6 +202,11 @@ try {
     assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", input: "x" })).status, 200);
     assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { input: "x" })).status, 400);
   });
+  await check("the Responses WebSocket mode in front of Durable Objects: each turn a run in its object", async () => {
+    const { default: WebSocket } = await import(new URL("../../../node_modules/ws/wrapper.mjs", import.meta.url).href);
+    const { socketChecks } = await import(pathToFileURL(join(project, "tests/socket-checks.mjs")).href);
+    await socketChecks({ url: `${base.replace(/^http/, "ws")}/compatible-mode/v1/responses`, WebSocketImpl: WebSocket, assert });
+  });
   await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks)", async () => {
     const shortPath = join(project, "durable-short-worker.mjs");
     writeFileSync(shortPath, `

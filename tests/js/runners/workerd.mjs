@@ -187,6 +187,12 @@ try {
     }
     expect(text, "Sunny in Hangzhou", "text");
   });
+  await check("AgentApp in workerd: the Responses WebSocket mode (a WebSocketPair from app.fetch)", async () => {
+    const { default: WebSocket } = await import(new URL("node_modules/ws/wrapper.mjs", root).href);
+    const { socketChecks } = await import(pathToFileURL(join(project, "tests/socket-checks.mjs")).href);
+    const assert = await import("node:assert/strict");
+    await socketChecks({ url: `${base.replace(/^http/, "ws")}/compatible-mode/v1/responses`, WebSocketImpl: WebSocket, assert });
+  });
   // The shared guarantees, over real HTTP to workerd with keep-alive (Node's fetch keeps
   // connections open), the memory store.
   const guaranteeBase = (await guaranteeMf.ready).origin;
