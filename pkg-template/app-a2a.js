@@ -67,7 +67,10 @@ export async function answerA2a(server, request, context) {
   const answer = async (key, taskId, kind, historyLength = undefined) => {
     const log = await server.runs.wholeLog(key);
     if (log === null) return errorOf(-32603, `Task ${taskId} is larger than the server keeps; it cannot be answered whole.`);
-    const options = { id: rpc.id ?? null, version: rpc.version, kind, historyLength: historyLength ?? undefined };
+    // The task's history starts with the conversation its latest turn was given (its earlier
+    // turns and the message that started this one: the run's kept input).
+    const history = (await server.runs.store.get(key))?.meta?.input;
+    const options = { id: rpc.id ?? null, version: rpc.version, kind, historyLength: historyLength ?? undefined, history: Array.isArray(history) ? history : undefined };
     return jsonText(call("a2aAnswer", log, JSON.stringify(options)));
   };
   if (SEND_METHODS.has(rpc.method)) return send(server, request, rpc, protocol, context, answer, errorOf);

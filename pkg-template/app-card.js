@@ -1,11 +1,22 @@
 // What AgentApp says about itself: the A2A agent card (written by the core, in the versions
-// `cardVersion` names), cacheable (`Cache-Control`, a strong `ETag`, 304 for `If-None-Match`),
+// `cardVersion` names), cacheable (`Cache-Control`, a strong `ETag`, `Last-Modified`; 304 for
+// `If-None-Match`, or `If-Modified-Since` without it),
 // and the service description at its root path.
 import { a2aAgentCard } from "./a2a.js";
 import { jsonText } from "./app-http.js";
 
 /** How long a client may keep the agent card, in seconds. */
 const CARD_MAX_AGE_S = 300;
+
+/** When this module was loaded, to the second: the card's `Last-Modified` (it is made from options fixed at startup). */
+const LOADED = new Date(Math.floor(Date.now() / 1000) * 1000);
+
+/** Whether `If-Modified-Since` (an HTTP date) is at or after `since`; false for a date that does not parse. */
+function notModifiedSince(header, since) {
+  if (header === null) return false;
+  const at = Date.parse(header);
+  return Number.isFinite(at) && at >= since.getTime();
+}
 
 /** A strong ETag of a text: the first 128 bits of its SHA-256, quoted. */
 async function etagOf(text) {
@@ -34,8 +45,11 @@ export async function cardAnswer(o, request, url) {
   }
   const text = JSON.stringify(a2aAgentCard(described, { version: cardVersion }));
   // A card behind `authorize` is the caller's: shared caches keep none.
-  const headers = { "cache-control": `${o.authorize ? "private" : "public"}, max-age=${CARD_MAX_AGE_S}`, etag: await etagOf(text) };
-  if (matchesEtag(request.headers.get("if-none-match"), headers.etag)) return new Response(null, { status: 304, headers });
+  const headers = { "cache-control": `${o.authorize ? "private" : "public"}, max-age=${CARD_MAX_AGE_S}`, etag: await etagOf(text), "last-modified": LOADED.toUTCString() };
+  // If-None-Match wins over If-Modified-Since when both are sent (RFC 9110 §13.2.2).
+  const ifNoneMatch = request.headers.get("if-none-match");
+  const fresh = ifNoneMatch !== null ? matchesEtag(ifNoneMatch, headers.etag) : notModifiedSince(request.headers.get("if-modified-since"), LOADED);
+  if (fresh) return new Response(null, { status: 304, headers });
   return jsonText(text, headers);
 }
 

@@ -57,7 +57,30 @@ pub fn task_answer(
     kind: TaskAnswer,
     history_length: Option<u32>,
 ) -> Result<String> {
-    let fold = fold(log)?;
+    task_answer_with_history(log, id, version, kind, history_length, &[])
+}
+
+/// As [`task_answer`], with the conversation before what the log holds: `earlier` (Agent API
+/// messages, oldest first: a task's earlier turns and the message that started this one) goes
+/// before the task's history ([`history_messages`](super::history_messages)), then
+/// `history_length` keeps the latest.
+///
+/// # Errors
+///
+/// As [`task_answer`].
+pub fn task_answer_with_history(
+    log: &[u8],
+    id: &Value,
+    version: A2aVersion,
+    kind: TaskAnswer,
+    history_length: Option<u32>,
+    earlier: &[Value],
+) -> Result<String> {
+    let mut fold = fold(log)?;
+    if let Some((task_id, context)) = fold.task_ids() {
+        let history = super::history_messages(earlier, version, &task_id, context.as_deref());
+        fold.prepend_history(history);
+    }
     let result = match kind {
         TaskAnswer::Task => fold.task_result(history_length),
         TaskAnswer::Send => fold.send_message_result(version, history_length),

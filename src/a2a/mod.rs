@@ -39,12 +39,15 @@ mod rpc;
 mod task;
 mod version;
 
-pub use answer::{rebind_id, subscribe_head, task_answer, task_list_answer, TaskAnswer, TaskPage};
+pub use answer::{
+    rebind_id, subscribe_head, task_answer, task_answer_with_history, task_list_answer, TaskAnswer,
+    TaskPage,
+};
 pub use card::{AgentDescription, Provider, Skill};
 pub use decode::A2aDecoder;
 pub use encode::A2aEncoder;
 pub use request::a2a_request;
-pub use request_out::streaming_request;
+pub use request_out::{history_messages, streaming_request};
 pub use rpc::{
     read_call, rpc_result, streaming_send, task_request, A2aCall, A2aMethod, RpcError,
     RpcErrorCode, StreamingSend,

@@ -118,6 +118,81 @@ pub fn streaming_request(
     }))
 }
 
+/// The conversation `messages` (Agent API messages, oldest first) as the `history` of task
+/// `task_id` in context `context_id`, in `version`: each user or assistant message (type
+/// `message`) as an A2A message (`ROLE_USER` / `ROLE_AGENT`; 0.3: `user` / `agent`) with the
+/// parts A2A carries, its own id or `<task>-history-<n>`; other messages (tool calls, reasoning)
+/// are left out.
+///
+/// # Example
+///
+/// ```
+/// use agentwire::a2a::{history_messages, A2aVersion};
+/// use serde_json::json;
+///
+/// let messages = [json!({"role":"user","type":"message","content":[{"type":"text","text":"Hi"}]})];
+/// let history = history_messages(&messages, A2aVersion::V1_0, "t1", Some("c1"));
+/// assert_eq!(history[0], json!({"messageId":"t1-history-0","role":"ROLE_USER","parts":[{"text":"Hi"}],"taskId":"t1","contextId":"c1"}));
+/// ```
+pub fn history_messages(
+    messages: &[Value],
+    version: A2aVersion,
+    task_id: &str,
+    context_id: Option<&str>,
+) -> Vec<Value> {
+    let v1 = version == A2aVersion::V1_0;
+    let mut out = Vec::new();
+    for (n, m) in messages.iter().enumerate() {
+        if m.get("type").and_then(Value::as_str).unwrap_or("message") != "message" {
+            continue;
+        }
+        let role = match m.get("role").and_then(Value::as_str) {
+            Some("user") => {
+                if v1 {
+                    "ROLE_USER"
+                } else {
+                    "user"
+                }
+            }
+            Some("assistant") => {
+                if v1 {
+                    "ROLE_AGENT"
+                } else {
+                    "agent"
+                }
+            }
+            _ => continue,
+        };
+        let parts: Vec<Value> = m
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| part(p, v1))
+            .collect();
+        if parts.is_empty() {
+            continue;
+        }
+        let id = match m.get("id").and_then(Value::as_str) {
+            Some(id) if !id.is_empty() => id.to_owned(),
+            _ => format!("{task_id}-history-{n}"),
+        };
+        let mut message = Map::new();
+        if !v1 {
+            message.insert("kind".into(), Value::from("message"));
+        }
+        message.insert("messageId".into(), Value::String(id));
+        message.insert("role".into(), Value::from(role));
+        message.insert("parts".into(), Value::Array(parts));
+        message.insert("taskId".into(), Value::from(task_id));
+        if let Some(c) = context_id {
+            message.insert("contextId".into(), Value::from(c));
+        }
+        out.push(Value::Object(message));
+    }
+    out
+}
+
 /// One Agent API content part as an A2A part of the version (`None`: one A2A cannot carry).
 fn part(p: &Value, v1: bool) -> Option<Value> {
     let s = |k: &str| p.get(k).and_then(Value::as_str);

@@ -176,6 +176,28 @@ impl TaskFold {
         Some(Value::Object(task))
     }
 
+    /// Puts `messages` (A2A messages) before the task's history: the conversation before what
+    /// the log holds. Nothing happens before the log made a task.
+    pub fn prepend_history(&mut self, messages: Vec<Value>) {
+        if messages.is_empty() {
+            return;
+        }
+        if let Some(task) = self.task.as_mut() {
+            history(task).splice(0..0, messages);
+        }
+    }
+
+    /// The task's `id` and `contextId`, once the log made a task.
+    pub fn task_ids(&self) -> Option<(String, Option<String>)> {
+        let task = self.task.as_ref()?;
+        let id = task.get("id")?.as_str()?.to_owned();
+        let context = task
+            .get("contextId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        Some((id, context))
+    }
+
     /// The `SendMessage` / `message/send` result: in 1.0 `{"task": …}` or `{"message": …}`; in
     /// 0.3 the task or message itself (with its `kind`). `None` before the stream said anything.
     pub fn send_message_result(

@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 use super::convert::{json_value, to_js, Text};
 use super::options::{only_keys, opt_bool, opt_string, opt_strings, req_string, Bag};
 use crate::a2a::{
-    read_call, rebind_id, subscribe_head, task_answer, task_list_answer, A2aVersion,
+    read_call, rebind_id, subscribe_head, task_answer_with_history, task_list_answer, A2aVersion,
     AgentDescription, Provider, RpcError, RpcErrorCode, Skill, TaskAnswer, TaskFold, TaskPage,
 };
 use crate::{Error, ErrorCode, Result};
@@ -289,7 +289,8 @@ fn rpc_id(bag: &Bag) -> Value {
 /// run's logged A2A SSE events). Options (JSON text): `id` (the request's JSON-RPC id, any
 /// JSON value; default null), `version` (`"1.0"`, the default, or `"0.3"`), `kind` (`"task"`
 /// for `GetTask` / `CancelTask`: the task; `"send"` for a non-streamed `SendMessage`: the
-/// `sendMessageResult`), `historyLength`. The result is what `a2aTask(log, …)` gives as
+/// `sendMessageResult`), `historyLength`, `history` (Agent API messages before what the log
+/// holds: the task's history starts with them). The result is what `a2aTask(log, …)` gives as
 /// `task` / `sendMessageResult` (`null` when there is none).
 ///
 /// @throws {AgentwireError} `INVALID_OPTION` naming the option; `INVALID_UTF8` /
@@ -298,7 +299,11 @@ fn rpc_id(bag: &Bag) -> Value {
 pub fn a2a_answer(log: &[u8], options: &str) -> std::result::Result<String, JsValue> {
     const WHAT: &str = "a2aAnswer";
     let bag = Bag::parse(Some(options), WHAT)?;
-    only_keys(&bag, &["id", "version", "kind", "historyLength"], WHAT)?;
+    only_keys(
+        &bag,
+        &["id", "version", "kind", "historyLength", "history"],
+        WHAT,
+    )?;
     let version = version(bag.get("version"), WHAT)?;
     let kind = match bag.get("kind").and_then(Value::as_str) {
         Some("task") => TaskAnswer::Task,
@@ -310,12 +315,24 @@ pub fn a2a_answer(log: &[u8], options: &str) -> std::result::Result<String, JsVa
         }
     };
     let history_length = history_length(&bag, WHAT)?;
-    Ok(task_answer(
+    let earlier = match bag.get("history") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(messages)) => messages.as_slice(),
+        Some(_) => {
+            return Err(invalid(
+                format!("{WHAT}: history must be a list of messages"),
+                "history",
+            )
+            .into())
+        }
+    };
+    Ok(task_answer_with_history(
         log,
         &rpc_id(&bag),
         version,
         kind,
         history_length,
+        earlier,
     )?)
 }
 

@@ -185,7 +185,7 @@ test("cardVersion: both versions' fields in one card by default, 1.0's alone on 
   }
 });
 
-test("the agent card is cacheable: Cache-Control and an ETag, 304 for a matching If-None-Match", async () => {
+test("the agent card is cacheable: Cache-Control, an ETag and Last-Modified, 304 for a matching If-None-Match or If-Modified-Since", async () => {
   const app = new AgentApp({ agent: filesAgent() });
   const get = (headers = {}, method = "GET") => app.fetch(new Request("http://agent.test/.well-known/agent-card.json", { method, headers }));
   const first = await get();
@@ -208,6 +208,16 @@ test("the agent card is cacheable: Cache-Control and an ETag, 304 for a matching
     assert.equal((await fresh.json()).name, "agentwire agent");
   }
   assert.equal((await get({ "if-none-match": etag }, "HEAD")).status, 304);
+  // Last-Modified: an HTTP date not in the future; If-Modified-Since at or after it is 304,
+  // before it (or unreadable) 200; If-None-Match decides when both are sent.
+  const modified = first.headers.get("last-modified");
+  assert.match(modified, /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+  assert.ok(Date.parse(modified) <= Date.now());
+  assert.equal((await get({ "if-modified-since": modified })).status, 304);
+  assert.equal((await get({ "if-modified-since": new Date(Date.parse(modified) + 60_000).toUTCString() })).status, 304);
+  assert.equal((await get({ "if-modified-since": new Date(Date.parse(modified) - 1000).toUTCString() })).status, 200);
+  assert.equal((await get({ "if-modified-since": "not a date" })).status, 200);
+  assert.equal((await get({ "if-modified-since": modified, "if-none-match": '"other"' })).status, 200);
   // Another origin's card names another URL: another tag.
   const other = await app.fetch(new Request("http://other.test/.well-known/agent-card.json"));
   assert.notEqual(other.headers.get("etag"), etag);

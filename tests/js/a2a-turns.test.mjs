@@ -140,6 +140,42 @@ test("three turns: each agent call gets every earlier turn, in order; another co
   }
 });
 
+test("GetTask's history is the task's conversation across its turns, oldest first, in 1.0 and 0.3; historyLength keeps the latest", async () => {
+  const seen = [];
+  const { server, base } = await listen(cityApp(seen));
+  try {
+    const first = await (await post(`${base}/a2a`, rpc("SendMessage", { message: message("weather?") }), V1)).json();
+    const { id, contextId } = first.result.task;
+    assert.deepEqual(first.result.task.history.map((m) => [m.role, m.parts[0].text]), [["ROLE_USER", "weather?"]]);
+    await post(`${base}/a2a`, rpc("SendMessage", { message: message("hmm", { taskId: id }) }), V1);
+    await post(`${base}/a2a`, rpc("SendMessage", { message: message("city: Rome", { taskId: id }) }), V1);
+    const got = await (await post(`${base}/a2a`, rpc("GetTask", { id, historyLength: 10 }), V1)).json();
+    const history = got.result.history;
+    assert.deepEqual(history.map((m) => [m.role, m.parts[0].text]), [
+      ["ROLE_USER", "weather?"], ["ROLE_AGENT", "Which city?"], ["ROLE_USER", "hmm"], ["ROLE_AGENT", "Which city?"], ["ROLE_USER", "city: Rome"],
+    ]);
+    for (const m of history) {
+      assert.equal(m.taskId, id);
+      assert.equal(m.contextId, contextId);
+      assert.equal(typeof m.messageId, "string");
+    }
+    assert.equal(new Set(history.map((m) => m.messageId)).size, history.length, "message ids are distinct");
+    const latest = await (await post(`${base}/a2a`, rpc("GetTask", { id, historyLength: 2 }), V1)).json();
+    assert.deepEqual(latest.result.history.map((m) => m.parts[0].text), ["Which city?", "city: Rome"]);
+    const none = await (await post(`${base}/a2a`, rpc("GetTask", { id, historyLength: 0 }), V1)).json();
+    assert.equal(none.result.history, undefined);
+    // 0.3: the same conversation in its own shapes.
+    const sent = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 8, method: "message/send", params: { message: { kind: "message", messageId: "o1", role: "user", parts: [{ kind: "text", text: "weather?" }] } } })).json();
+    await post(`${base}/a2a`, { jsonrpc: "2.0", id: 9, method: "message/send", params: { message: { kind: "message", messageId: "o2", role: "user", taskId: sent.result.id, parts: [{ kind: "text", text: "city: Oslo" }] } } });
+    const old = await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 10, method: "tasks/get", params: { id: sent.result.id } })).json();
+    assert.deepEqual(old.result.history.map((m) => [m.kind, m.role, m.parts[0].kind, m.parts[0].text]), [
+      ["message", "user", "text", "weather?"], ["message", "agent", "text", "Which city?"], ["message", "user", "text", "city: Oslo"],
+    ]);
+  } finally {
+    server.close();
+  }
+});
+
 test("a paused task can be canceled (CANCELED, its agent not called again) and its subscription follows the next turn", async () => {
   const seen = [];
   const { server, base } = await listen(cityApp(seen));

@@ -1,6 +1,6 @@
 // The A2A TCK (the A2A project's Technology Compatibility Kit, kept outside this repository) run
 // against AgentApp: an AgentApp on 127.0.0.1 serving the TCK's agent (scripts/conformance/a2a-tck-sut.mjs,
-// driven by messageId prefixes) with the default options and a 1.0 card, the TCK's MUST requirements over
+// driven by messageId prefixes) with the default options and a 1.0 card, the TCK's requirements of every level (MUST, SHOULD, MAY) over
 // JSON-RPC, then its reports/compatibility.json read back. Each requirement is printed with its
 // result; a requirement of a2a-tck-expected.json's `pass` list that no longer passes fails the
 // run (one TAP line each), and one that passes but is not on the list is named (add it).
@@ -71,7 +71,8 @@ try {
   // Reports, caches and virtualenvs of the source folder stay behind.
   const skip = new Set(["reports", ".venv", "__pycache__", ".pytest_cache", ".git"]);
   cpSync(tck, copy, { recursive: true, filter: (path) => !skip.has(basename(path)) });
-  const args = ["run_tck.py", "--sut-host", sut, "--transport", "jsonrpc", "--level", "must"];
+  // Every level (MUST, SHOULD, MAY): the MUST score is the one the README leads with.
+  const args = ["run_tck.py", "--sut-host", sut, "--transport", "jsonrpc"];
   console.log(`# ${python} ${args.join(" ")} (in a copy of ${tck})`);
   const started = Date.now();
   const { code, signal, output } = await run(python, args, copy, TCK_TIMEOUT_MS);
@@ -85,11 +86,16 @@ try {
   console.log(`# TCK: ${tally} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`# MUST compatibility: ${summary.must_compatibility} (the TCK's measure)`);
 
-  const must = Object.entries(requirements).filter(([, r]) => r.level === "MUST");
+  const all = Object.entries(requirements);
+  const must = all.filter(([, r]) => r.level === "MUST");
   const expected = JSON.parse(readFileSync(EXPECTED, "utf8"));
   const pass = new Set(expected.pass);
-  const passing = must.filter(([, r]) => r.status === "PASS").map(([id]) => id);
-  for (const [id, r] of must) {
+  const passing = all.filter(([, r]) => r.status === "PASS").map(([id]) => id);
+  const level = (name) => {
+    const tested = all.filter(([, r]) => r.level === name && (r.status === "PASS" || r.status === "FAIL"));
+    return { passed: tested.filter(([, r]) => r.status === "PASS").length, tested: tested.length };
+  };
+  for (const [id, r] of all) {
     const errors = (r.errors ?? []).map((e) => String(e).replace(/\s+/g, " ").slice(0, 200));
     const note = pass.has(id) || r.status !== "PASS" ? "" : " (not in a2a-tck-expected.json: add it)";
     console.log(`# ${r.status.padEnd(10)} ${id}${note}${errors.length ? ` — ${errors.join(" | ")}` : ""}`);
@@ -99,11 +105,12 @@ try {
     const ok = r?.status === "PASS";
     return { name: `${id} passes`, ok, error: ok ? undefined : `${id}: ${r?.status ?? "not reported"}: ${(r?.errors ?? []).join(" | ")}` };
   });
-  console.log(`# ${passing.length} of ${must.length} MUST requirements pass (${expected.pass.length} expected)`);
+  const [m, sh, may] = ["MUST", "SHOULD", "MAY"].map(level);
+  console.log(`# MUST ${m.passed}/${m.tested}, SHOULD ${sh.passed}/${sh.tested}, MAY ${may.passed}/${may.tested} tested requirements pass (${expected.pass.length} expected to)`);
   const failing = must.filter(([, r]) => r.status === "FAIL").map(([id]) => id);
   writeScore(root, "a2a-tck", [
-    "A2A 1.0, JSON-RPC", "A2A TCK, MUST level (`run_tck.py --level must`)", "`a2aproject/a2a-tck` `1.0-dev` @ 357c4a8",
-    `${summary.must_compatibility} (the TCK's measure: ${passing.length} passed, ${failing.length} failed${failing.length ? `: ${failing.join(", ")}` : ""}; the rest skipped or not tested: push notifications, gRPC, HTTP+JSON, signatures)`,
+    "A2A 1.0, JSON-RPC", "A2A TCK, every level (`run_tck.py`)", "`a2aproject/a2a-tck` `1.0-dev` @ 357c4a8",
+    `MUST ${summary.must_compatibility} (the TCK's measure: ${m.passed} passed, ${failing.length} failed${failing.length ? `: ${failing.join(", ")}` : ""}), SHOULD ${summary.should_compatibility} (${sh.passed} of ${sh.tested}), MAY ${summary.may_compatibility} (${may.passed} of ${may.tested}); the rest skipped or not tested: push notifications, gRPC, HTTP+JSON, signatures`,
   ]);
   if (process.env.A2A_TCK_UPDATE === "1") {
     writeFileSync(EXPECTED, `${JSON.stringify({ ...expected, pass: passing.sort() }, null, 2)}\n`);
