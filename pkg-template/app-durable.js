@@ -3,7 +3,10 @@
 // authorizes, chooses the run's id and forwards the run's requests; the object answers them
 // with an AgentApp of its own over a DurableObjectRunStore. A session's one running run is held
 // by an object of its own (durable.js's SessionHolder).
-import { DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH, runStatus } from "./durable.js";
+import {
+  DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH, TASK_PATH, TASKS_PATH, TaskIndex, objectRun, runStatus, taskPage,
+} from "./durable.js";
+import { MAX_TURNS } from "./app-tasks.js";
 import { OwnerKey, principalKey, scoped } from "./app-principal.js";
 import { RunCaps } from "./app-caps.js";
 
@@ -35,6 +38,17 @@ export function forward(namespace, request, { id, principal, body }) {
   headers.set(INTERNAL_HEADER, encodeURIComponent(JSON.stringify({ runId: id, owner })));
   // The object is named by the run's store key (the caller's own: see app-principal.js).
   return namespace.get(namespace.idFromName(scoped(owner, id))).fetch(request.url, { method: request.method, headers, body });
+}
+
+/**
+ * ListTasks' way into Durable Objects (app-task-list.js): a page of a principal's tasks (its
+ * tasks object) and a task's latest turn (the task's object, named by its store key).
+ */
+export function objectTasks(namespace) {
+  return {
+    page: (principal, query) => taskPage(namespace, principal, query),
+    latest: (principal, taskId) => objectRun(namespace, scoped(principal, taskId), TASK_PATH),
+  };
 }
 
 /** The most held places a full cap asks the objects about, per start (subrequests are counted). */
@@ -113,6 +127,7 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
     #app = null;
     #store = null;
     #session = null;
+    #tasks = null;
 
     constructor(state, env) {
       this.#state = state;
@@ -138,17 +153,21 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
         const run = await this.#store.get(searchParams.get("id") ?? "");
         return Response.json({ status: run?.status ?? null });
       }
+      if (pathname === TASKS_PATH) {
+        this.#tasks ??= new TaskIndex(this.#state.storage);
+        return this.#tasks.fetch(request);
+      }
       if (pathname === RUN_PATH) {
         // Another object asks for a run of this one (its state and log), by its store key.
-        const id = searchParams.get("id") ?? "";
-        const run = await this.#store.get(id);
-        if (!run) return new Response(null, { status: 404 });
-        const head = new TextEncoder().encode(`${JSON.stringify(run)}\n`);
-        const log = await this.#store.log(id);
-        const body = new Uint8Array(head.length + log.length);
-        body.set(head);
-        body.set(log, head.length);
-        return new Response(body);
+        return this.#runAnswer(searchParams.get("id") ?? "");
+      }
+      if (pathname === TASK_PATH) {
+        // The front asks for a task's latest turn (ListTasks), by the task's store key: its
+        // turns are this object's runs `<key>`, `<key>#2`, … without gaps.
+        const key = searchParams.get("id") ?? "";
+        let latest = null;
+        for (let n = 1; n <= MAX_TURNS + 1 && (await this.#store.get(n === 1 ? key : `${key}#${n}`)); n++) latest = n === 1 ? key : `${key}#${n}`;
+        return latest === null ? new Response(null, { status: 404 }) : this.#runAnswer(latest);
       }
       return app.fetch(request, this.#env, { waitUntil: (p) => this.#state.waitUntil?.(p) });
     }
@@ -156,6 +175,18 @@ export function durableObjectClass({ makeApp, namespaceOf, storeOptions }) {
     #sessionHolder() {
       this.#session ??= new SessionHolder(this.#state.storage, namespaceOf(this.#env), storeOptions?.retentionMs);
       return this.#session;
+    }
+
+    /** Run `id` of this object as another object or the front reads it: its state, a newline, its log; 404 for none. */
+    async #runAnswer(id) {
+      const run = await this.#store.get(id);
+      if (!run) return new Response(null, { status: 404 });
+      const head = new TextEncoder().encode(`${JSON.stringify(run)}\n`);
+      const log = await this.#store.log(id);
+      const body = new Uint8Array(head.length + log.length);
+      body.set(head);
+      body.set(log, head.length);
+      return new Response(body);
     }
 
     /** Deletes the runs past retention; a session's object forgets the runs no longer kept. */

@@ -6,6 +6,7 @@ import { call } from "./instance.js";
 import { concatBytes } from "./values.js";
 import { jsonText } from "./app-http.js";
 import { latestTurn, turnOutcome } from "./app-tasks.js";
+import { answerOf } from "./app-history.js";
 
 /** The page size when the request gives none, and the largest it may ask for. */
 export const PAGE_SIZE = { default: 50, max: 100 };
@@ -39,7 +40,6 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   if (server.listTasks === false || (principal === null && server.listTasks !== "all")) {
     return errorOf("UNSUPPORTED_OPERATION", "ListTasks lists a caller's own tasks: it needs callers `authorize` names (or the listTasks option).");
   }
-  if (typeof store.list !== "function") return errorOf("UNSUPPORTED_OPERATION", "ListTasks needs a run store that lists runs (MemoryRunStore).");
   const params = rpc.params ?? {};
   const contextId = param(params, "contextId");
   const status = param(params, "status");
@@ -55,11 +55,36 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   if (status != null && typeof status !== "string") return errorOf("INVALID_PARAMS", "status must be a string.");
   if (typeof includeArtifacts !== "boolean") return errorOf("INVALID_PARAMS", "includeArtifacts must be a boolean.");
 
+  const query = { principal, protocol, contextId, status, before, pageSize };
+  // With Durable Objects, the principal's tasks object lists the tasks, each task's own object
+  // its latest turn; otherwise the store lists its runs.
+  const objects = server.objectTasks?.(context.env) ?? null;
+  if (!objects && typeof store.list !== "function") return errorOf("UNSUPPORTED_OPERATION", "ListTasks needs a run store that lists runs (MemoryRunStore).");
+  const { page, matched, more, cut } = objects ? await fromObjects(objects, query) : await fromStore(server, context, query);
+  const options = {
+    id: rpc.id ?? null, historyLength, includeArtifacts, pageSize, totalSize: matched,
+    nextPageToken: more ? String(page[page.length - 1].seq) : cut === null ? "" : String(cut),
+  };
+  const logs = page.map((task) => task.log);
+  return jsonText(call("a2aListAnswer", concatBytes(logs), Uint32Array.from(logs, (l) => l.length), JSON.stringify(options)));
+}
+
+/** Whether a task at `outcome` (its latest turn's, or null) is in state `status` (none: any). */
+function inState(status, run, outcome) {
+  if (status == null) return true;
+  return STATE_OF[run.status === "running" ? "in_progress" : outcome?.status] === status;
+}
+
+/**
+ * A page of the caller's tasks from the run store (`list`): `{page: [{seq, log}], matched, more,
+ * cut}` (`cut`: where a status filter that read all it may goes on, or null).
+ */
+async function fromStore(server, context, { principal, protocol, contextId, status, before, pageSize }) {
   // A task is its first turn's run; later turns are found from it.
   const first = (run) => !(run.meta?.turn > 1) && (contextId == null || run.meta?.builder?.sessionId === contextId);
   // A status filter needs each task's state: up to MAX_STATUS_SCAN tasks are read, then paged
   // (`totalSize` then counts the matches among them).
-  const { runs, total } = await store.list({
+  const { runs, total } = await server.runs.store.list({
     principal, protocol, match: first, before, limit: status == null ? pageSize + 1 : MAX_STATUS_SCAN,
   });
   const page = [];
@@ -69,21 +94,39 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
     const latest = taskId == null ? null : await latestTurn(server.own, taskId, context.principal, protocol);
     if (!latest) continue;
     if (status != null) {
-      const outcome = latest.run.status === "running" ? { status: "in_progress" } : await turnOutcome(server.runs, latest.run);
-      if (STATE_OF[outcome?.status] !== status) continue;
+      if (!inState(status, latest.run, latest.run.status === "running" ? null : await turnOutcome(server.runs, latest.run))) continue;
       matched++;
     }
-    if (page.length <= pageSize) page.push({ seq: run.seq, key: latest.run.key });
+    if (page.length <= pageSize) page.push({ seq: run.seq, key: latest.run.key, log: new Uint8Array(0) });
   }
   const more = page.length > pageSize;
   if (more) page.pop();
-  // A status filter that read all it may (MAX_STATUS_SCAN) goes on from the last task it read.
-  const scanCut = !more && status != null && runs.length === MAX_STATUS_SCAN;
-  const logs = [];
-  for (const { key } of page) logs.push((await server.runs.wholeLog(key)) ?? new Uint8Array(0));
-  const options = {
-    id: rpc.id ?? null, historyLength, includeArtifacts, pageSize, totalSize: matched,
-    nextPageToken: more ? String(page[page.length - 1].seq) : scanCut ? String(runs[runs.length - 1].seq) : "",
-  };
-  return jsonText(call("a2aListAnswer", concatBytes(logs), Uint32Array.from(logs, (l) => l.length), JSON.stringify(options)));
+  for (const task of page) task.log = (await server.runs.wholeLog(task.key)) ?? task.log;
+  const cut = !more && status != null && runs.length === MAX_STATUS_SCAN ? runs[runs.length - 1].seq : null;
+  return { page, matched, more, cut };
 }
+
+/**
+ * The same from Durable Objects (`objects`: `page(principal, query)` of the principal's tasks
+ * object, `latest(key)` of a task's object: its latest turn, `{run, log}` or null).
+ */
+async function fromObjects(objects, { principal, protocol, contextId, status, before, pageSize }) {
+  const limit = status == null ? pageSize + 1 : MAX_STATUS_SCAN;
+  const { tasks, total } = await objects.page(principal, { protocol, contextId: contextId ?? null, before: Number.isFinite(before) ? before : null, limit });
+  const page = [];
+  let matched = status == null ? total : 0;
+  for (const { seq, taskId } of tasks) {
+    const latest = await objects.latest(principal, taskId);
+    if (!latest) continue;
+    if (status != null) {
+      if (!inState(status, latest.run, latest.run.status === "running" ? null : answerOf(latest.log, latest.run.protocol))) continue;
+      matched++;
+    }
+    if (page.length <= pageSize) page.push({ seq, log: latest.log });
+  }
+  const more = page.length > pageSize;
+  if (more) page.pop();
+  const cut = !more && status != null && tasks.length === MAX_STATUS_SCAN ? tasks[tasks.length - 1].seq : null;
+  return { page, matched, more, cut };
+}
+

@@ -22,7 +22,7 @@ import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { nodeUpgrade } from "./app-node-socket.js";
 import { acceptSocket, serveSocket } from "./app-socket.js";
-import { ForwardedCaps, durableObjectClass, forward, internalOf, releasingAtEnd } from "./app-durable.js";
+import { ForwardedCaps, durableObjectClass, forward, internalOf, objectTasks, releasingAtEnd } from "./app-durable.js";
 import { afterRunEnd } from "./app-wait.js";
 import { cardAnswer, serviceInfo } from "./app-card.js";
 import { answerCompact, compactOnObject, inputItemList } from "./app-responses.js";
@@ -91,7 +91,7 @@ export class AgentApp {
       this.#a2aPaths = new Set([paths.a2a]);
       if (twin !== "" && !this.#routes.get(twin)?.has("POST")) this.#a2aPaths.add(twin);
       for (const path of this.#a2aPaths) this.#add(path, "POST", (r, c) => answerA2a(server, r, c));
-      this.#add(paths.agentCard, "GET", (r, c) => this.#card(r, c));
+      this.#add(paths.agentCard, "GET", (r, c) => cardAnswer(this.#o, r, c.url));
     }
     if (protocols.responses && this.#o.compact) {
       this.#compactPath = `${paths.responses}/compact`;
@@ -352,6 +352,7 @@ export class AgentApp {
       afterEnd: (request, key, answer) => this.#afterEnd(request, key, answer),
       owner: (principal) => principalKey(principal),
       listTasks: this.#o.listTasks,
+      objectTasks: this.#o.runs.durableObject && !this.#inside ? (env) => objectTasks(this.#o.runs.durableObject(env)) : undefined,
       follows: new FollowCaps(),
     };
   }
@@ -472,11 +473,6 @@ export class AgentApp {
     // workerd never tells a request whose client left before its answer started: start at once.
     const timing = { keepaliveMs: this.#o.runs.keepaliveMs, startAfterMs: IN_WORKERD ? 0 : undefined };
     return afterRunEnd(request, timing, wait, answer, (e) => this.#failure(e, request));
-  }
-
-  /** The agent card (`cardVersion`), cacheable (app-card.js). */
-  #card(request, { url }) {
-    return cardAnswer(this.#o, request, url);
   }
 
   /**

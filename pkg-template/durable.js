@@ -17,6 +17,12 @@ const SLICE = 120 * 1024;
 const INTERNAL_ORIGIN = "https://agentwire.internal";
 export const SESSION_PATH = "/__agentwire/session";
 export const STATUS_PATH = "/__agentwire/status";
+/** A principal's object lists its A2A tasks there (TaskIndex). */
+export const TASKS_PATH = "/__agentwire/tasks";
+/** A task's object answers its latest turn there (the run and its log, as RUN_PATH). */
+export const TASK_PATH = "/__agentwire/task";
+/** The most tasks a principal's object lists (the oldest go first). */
+export const MAX_INDEXED_TASKS = 1000;
 /**
  * The internal path an object answers another run's `get` and `log` on: the body is what `get`
  * gives as JSON text, a line feed, then the log's bytes.
@@ -76,6 +82,14 @@ export class DurableObjectRunStore {
     this.#live.add(id);
     await this.#storage.put(`run:${id}`, stored.meta);
     await this.#prune();
+    // A new A2A task (its first turn) is listed by its principal's object (ListTasks).
+    if (this.#namespace && protocol.startsWith("a2a") && !(meta?.turn > 1) && typeof meta?.builder?.responseId === "string") {
+      await tasksOf(this.#namespace, principal).fetch(`${INTERNAL_ORIGIN}${TASKS_PATH}`, {
+        method: "POST", body: JSON.stringify({ op: "add", taskId: meta.builder.responseId, protocol, contextId: meta.builder.sessionId ?? null }),
+      }).then((res) => res.body?.cancel(), () => {
+        // Not listed: the task itself is kept and answers as any other.
+      });
+    }
   }
 
   /** Appends events in memory and in storage (in slices of at most 120 KiB). */
@@ -250,22 +264,7 @@ export class DurableObjectRunStore {
    * run the app names that this object does not hold (Responses `previous_response_id`).
    */
   async elsewhere(id) {
-    const ns = this.#namespace;
-    if (!ns) return null;
-    const res = await ns.get(ns.idFromName(id)).fetch(`${INTERNAL_ORIGIN}${RUN_PATH}?id=${encodeURIComponent(id)}`);
-    if (res.status === 404) {
-      await res.body?.cancel();
-      return null;
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw storeUnavailable(NAME, `the run's object answered ${res.status}`);
-    }
-    const body = new Uint8Array(await res.arrayBuffer());
-    const end = body.indexOf(10);
-    if (end === -1) throw storeUnavailable(NAME, "the run's object answered no run");
-    const run = JSON.parse(new TextDecoder().decode(body.subarray(0, end)));
-    return run ? { run, log: body.slice(end + 1) } : null;
+    return this.#namespace ? objectRun(this.#namespace, id) : null;
   }
 
   /**
@@ -369,3 +368,83 @@ export async function runStatus(namespace, key) {
   const res = await namespace.get(namespace.idFromName(key)).fetch(`${INTERNAL_ORIGIN}${STATUS_PATH}?id=${encodeURIComponent(key)}`);
   return (await res.json()).status ?? null;
 }
+
+/** The object of `principal` (an owner key, null for anonymous callers) that lists its A2A tasks. */
+export function tasksOf(namespace, principal) {
+  return namespace.get(namespace.idFromName(`tasks:${principal ?? ""}`));
+}
+
+/**
+ * A principal's A2A tasks, in the order they started (at most MAX_INDEXED_TASKS, the oldest
+ * forgotten first), in the storage of an object of its own (`tasks:<owner>`): `add` lists a new
+ * task, `page` gives the newest ones before a cursor. One request at a time.
+ */
+export class TaskIndex {
+  #storage;
+  #queue = Promise.resolve();
+
+  constructor(storage) {
+    this.#storage = storage;
+  }
+
+  /** Answers `{op: "add", taskId, protocol, contextId}` or `{op: "page", protocol, contextId, before, limit}`. */
+  fetch(request) {
+    const answer = this.#queue.then(() => this.#answer(request));
+    this.#queue = answer.catch(() => {});
+    return answer;
+  }
+
+  async #answer(request) {
+    const body = await request.json();
+    if (body.op === "add") {
+      const seq = ((await this.#storage.get("next")) ?? 0) + 1;
+      await this.#storage.put({ next: seq, [`e:${String(seq).padStart(12, "0")}`]: { taskId: body.taskId, protocol: body.protocol, contextId: body.contextId } });
+      const entries = await this.#storage.list({ prefix: "e:" });
+      if (entries.size > MAX_INDEXED_TASKS) await this.#storage.delete([...entries.keys()].slice(0, entries.size - MAX_INDEXED_TASKS));
+      return Response.json({ seq });
+    }
+    // A page, newest first: the tasks of the protocol (and context) before `before`.
+    const entries = [...(await this.#storage.list({ prefix: "e:" }))]
+      .map(([key, entry]) => ({ seq: Number(key.slice(2)), ...entry }))
+      .filter((e) => e.protocol === body.protocol && (body.contextId == null || e.contextId === body.contextId))
+      .reverse();
+    const before = typeof body.before === "number" ? body.before : Infinity;
+    const tasks = entries.filter((e) => e.seq < before).slice(0, Math.max(0, Math.min(Number(body.limit) || 0, MAX_INDEXED_TASKS)));
+    return Response.json({ tasks: tasks.map(({ seq, taskId }) => ({ seq, taskId })), total: entries.length });
+  }
+}
+
+/**
+ * Run `key` as the object named `key` answers it at `path` (RUN_PATH: that run; TASK_PATH: the
+ * latest turn of the task `key`): `{run, log}`, or `null` when it has none.
+ */
+export async function objectRun(namespace, key, path = RUN_PATH) {
+  const res = await namespace.get(namespace.idFromName(key)).fetch(`${INTERNAL_ORIGIN}${path}?id=${encodeURIComponent(key)}`);
+  if (res.status === 404) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw storeUnavailable(NAME, `the run's object answered ${res.status}`);
+  }
+  const body = new Uint8Array(await res.arrayBuffer());
+  const end = body.indexOf(10);
+  if (end === -1) throw storeUnavailable(NAME, "the run's object answered no run");
+  const run = JSON.parse(new TextDecoder().decode(body.subarray(0, end)));
+  return run ? { run, log: body.slice(end + 1) } : null;
+}
+
+/**
+ * A page of `principal`'s A2A tasks from its object (TaskIndex), newest first: `{tasks: [{seq,
+ * taskId}], total}` for `{protocol, contextId, before, limit}`.
+ */
+export async function taskPage(namespace, principal, query) {
+  const res = await tasksOf(namespace, principal).fetch(`${INTERNAL_ORIGIN}${TASKS_PATH}`, { method: "POST", body: JSON.stringify({ op: "page", ...query }) });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw storeUnavailable(NAME, `the tasks' object answered ${res.status}`);
+  }
+  return res.json();
+}
+

@@ -207,6 +207,28 @@ try {
     const { socketChecks } = await import(pathToFileURL(join(project, "tests/socket-checks.mjs")).href);
     await socketChecks({ url: `${base.replace(/^http/, "ws")}/compatible-mode/v1/responses`, WebSocketImpl: WebSocket, assert });
   });
+  await check("A2A ListTasks over Durable Objects: the caller's tasks newest first, paged, by context and state; another's none", async () => {
+    const who = { authorization: "Bearer lister", "a2a-version": "1.0" };
+    const send = async (text, contextId) => (await (await post(`${base}/a2a`, {
+      jsonrpc: "2.0", id: text, method: "SendMessage", params: { message: { messageId: `m-${text}`, role: "ROLE_USER", parts: [{ text }], ...(contextId ? { contextId } : {}) } },
+    }, who)).json()).result.task;
+    const made = [];
+    for (const [text, contextId] of [["one", "ctx-a"], ["two", null], ["three", "ctx-a"]]) made.push(await send(text, contextId));
+    const list = async (params, headers = who) => (await (await post(`${base}/a2a`, { jsonrpc: "2.0", id: 1, method: "ListTasks", params }, headers)).json());
+    const first = await list({ pageSize: 2 });
+    assert.deepEqual(first.result.tasks.map((t) => t.id), [made[2].id, made[1].id], JSON.stringify(first).slice(0, 300));
+    assert.equal(first.result.totalSize, 3);
+    assert.notEqual(first.result.nextPageToken, "");
+    const second = await list({ pageSize: 2, pageToken: first.result.nextPageToken });
+    assert.deepEqual(second.result.tasks.map((t) => t.id), [made[0].id]);
+    assert.equal(second.result.nextPageToken, "");
+    const inContext = await list({ contextId: "ctx-a" });
+    assert.deepEqual(inContext.result.tasks.map((t) => t.id), [made[2].id, made[0].id]);
+    const completed = await list({ status: made[0].status.state });
+    assert.equal(completed.result.tasks.length, made.filter((t) => t.status.state === made[0].status.state).length);
+    const other = await list({}, { authorization: "Bearer stranger", "a2a-version": "1.0" });
+    assert.deepEqual(other.result.tasks, []);
+  });
   await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks)", async () => {
     const shortPath = join(project, "durable-short-worker.mjs");
     writeFileSync(shortPath, `
