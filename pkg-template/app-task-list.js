@@ -64,6 +64,8 @@ export async function listTasks(server, rpc, context, protocol, errorOf) {
   const options = {
     id: rpc.id ?? null, historyLength, includeArtifacts, pageSize, totalSize: matched,
     nextPageToken: more ? String(page[page.length - 1].seq) : cut === null ? "" : String(cut),
+    // Each task's history starts with the conversation its latest turn was given (as GetTask's).
+    histories: page.map((task) => (Array.isArray(task.history) ? task.history : [])),
   };
   const logs = page.map((task) => task.log);
   return jsonText(call("a2aListAnswer", concatBytes(logs), Uint32Array.from(logs, (l) => l.length), JSON.stringify(options)));
@@ -97,7 +99,7 @@ async function fromStore(server, context, { principal, protocol, contextId, stat
       if (!inState(status, latest.run, latest.run.status === "running" ? null : await turnOutcome(server.runs, latest.run))) continue;
       matched++;
     }
-    if (page.length <= pageSize) page.push({ seq: run.seq, key: latest.run.key, log: new Uint8Array(0) });
+    if (page.length <= pageSize) page.push({ seq: run.seq, key: latest.run.key, log: new Uint8Array(0), history: latest.run.meta?.input });
   }
   const more = page.length > pageSize;
   if (more) page.pop();
@@ -122,7 +124,7 @@ async function fromObjects(objects, { principal, protocol, contextId, status, be
       if (!inState(status, latest.run, latest.run.status === "running" ? null : answerOf(latest.log, latest.run.protocol))) continue;
       matched++;
     }
-    if (page.length <= pageSize) page.push({ seq, log: latest.log });
+    if (page.length <= pageSize) page.push({ seq, log: latest.log, history: latest.run.meta?.input });
   }
   const more = page.length > pageSize;
   if (more) page.pop();

@@ -101,6 +101,9 @@ pub struct TaskPage {
     pub page_size: u32,
     /// How many tasks match in all pages.
     pub total_size: u64,
+    /// Per task, in the order of the logs: the conversation before what its log holds (Agent API
+    /// messages, oldest first), put before its history as [`task_answer_with_history`] does.
+    pub histories: Vec<Vec<Value>>,
 }
 
 /// The JSON-RPC response answering `ListTasks` request `id`: `{"tasks": […], "nextPageToken",
@@ -116,8 +119,15 @@ pub fn task_list_answer<'a>(
     page: &TaskPage,
 ) -> Result<String> {
     let mut tasks = Vec::new();
-    for log in logs {
-        let Some(mut task) = fold(log)?.task_result(page.history_length) else {
+    for (i, log) in logs.into_iter().enumerate() {
+        let mut fold = fold(log)?;
+        if let (Some(earlier), Some((task_id, context))) = (page.histories.get(i), fold.task_ids())
+        {
+            let history =
+                super::history_messages(earlier, A2aVersion::V1_0, &task_id, context.as_deref());
+            fold.prepend_history(history);
+        }
+        let Some(mut task) = fold.task_result(page.history_length) else {
             continue;
         };
         if !page.include_artifacts {

@@ -338,7 +338,8 @@ pub fn a2a_answer(log: &[u8], options: &str) -> std::result::Result<String, JsVa
 
 /// The JSON-RPC answer of `ListTasks`: the tasks of the runs' logs, one after the other in
 /// `logs` (`lengths` their byte lengths, in order). Options (JSON text): `id` (the request's
-/// JSON-RPC id), `historyLength`, `includeArtifacts`, `nextPageToken`, `pageSize`, `totalSize`.
+/// JSON-RPC id), `historyLength`, `includeArtifacts`, `nextPageToken`, `pageSize`, `totalSize`,
+/// `histories` (per log, the conversation before it: see `a2aAnswer`'s `history`).
 ///
 /// # Errors
 ///
@@ -361,6 +362,7 @@ pub fn a2a_list_answer(
             "nextPageToken",
             "pageSize",
             "totalSize",
+            "histories",
         ],
         WHAT,
     )?;
@@ -371,6 +373,20 @@ pub fn a2a_list_answer(
         next_page_token: opt_string(&bag, "nextPageToken", WHAT)?.unwrap_or_default(),
         page_size: u32::try_from(count("pageSize")).unwrap_or(u32::MAX),
         total_size: count("totalSize"),
+        histories: match bag.get("histories") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|h| h.as_array().cloned().unwrap_or_default())
+                .collect(),
+            Some(_) => {
+                return Err(invalid(
+                    format!("{WHAT}: histories must be a list (per log) of message lists"),
+                    "histories",
+                )
+                .into())
+            }
+        },
     };
     let mut slices = Vec::with_capacity(lengths.len());
     let mut at = 0usize;

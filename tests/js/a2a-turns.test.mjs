@@ -224,6 +224,13 @@ test("ListTasks: the caller's tasks newest first, by context, paged with nextPag
     assert.ok(all.tasks.every((t) => !("artifacts" in t)));
     const withArtifacts = (await (await post(`${base}/a2a`, rpc("ListTasks", { includeArtifacts: true }), as("ann"))).json()).result;
     assert.ok(withArtifacts.tasks.every((t) => t.artifacts?.length === 1));
+    // Each task's history starts with its conversation, as GetTask's does.
+    const listed = (await (await post(`${base}/a2a`, rpc("ListTasks", { historyLength: 10 }), as("ann"))).json()).result;
+    assert.deepEqual(listed.tasks.map((t) => t.history?.[0]?.parts[0].text), ["t4", "t3", "t2", "t1", "t0"]);
+    const got = (await (await post(`${base}/a2a`, rpc("GetTask", { id: ids[4], historyLength: 10 }), as("ann"))).json()).result;
+    assert.deepEqual(listed.tasks[0].history, got.history);
+    const short = (await (await post(`${base}/a2a`, rpc("ListTasks", { historyLength: 0 }), as("ann"))).json()).result;
+    assert.ok(short.tasks.every((t) => t.history === undefined));
 
     const pages = [];
     let token = "";
