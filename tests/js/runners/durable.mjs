@@ -202,6 +202,23 @@ try {
     assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", input: "x" })).status, 200);
     assert.equal((await post(`${base}/compatible-mode/v1/responses/compact`, { input: "x" })).status, 400);
   });
+  await check("a conversation of 6 turns chained by previous_response_id, each run in its own object, reaches the next turn whole and in order", async () => {
+    let previous = null;
+    const said = [];
+    for (let turn = 1; turn <= 6; turn++) {
+      said.push(`turn ${turn}`);
+      const response = await (await post(`${base}/compatible-mode/v1/responses`, { model: "m", input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) })).json();
+      assert.equal(response.status, "completed", JSON.stringify(response).slice(0, 200));
+      previous = response.id;
+    }
+    // What a next turn would be given, as the compaction hook sees it: every turn's input and
+    // answer, oldest first, then the new input.
+    const compacted = await (await post(`${base}/compatible-mode/v1/responses/compact`, { model: "m", previous_response_id: previous, input: "next" })).json();
+    const texts = JSON.parse(compacted.output[0].encrypted_content)[0].content[0].text.split(" | ");
+    // Each turn: the input, the tool call and its output (no text), the answer ("w0…").
+    const kept = texts.filter((t) => t !== "").map((t) => (t.startsWith("w0") ? "answer" : t));
+    assert.deepEqual(kept, [...said.flatMap((t) => [t, "answer"]), "next"], texts.join(" | "));
+  });
   await check("the Responses WebSocket mode in front of Durable Objects: each turn a run in its object", async () => {
     const { default: WebSocket } = await import(new URL("../../../node_modules/ws/wrapper.mjs", import.meta.url).href);
     const { socketChecks } = await import(pathToFileURL(join(project, "tests/socket-checks.mjs")).href);
