@@ -4,7 +4,7 @@
 // with an AgentApp of its own over a DurableObjectRunStore. A session's one running run is held
 // by an object of its own (durable.js's SessionHolder).
 import {
-  DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH, TASK_PATH, TASKS_PATH, TaskIndex, objectRun, runStatus, taskPage,
+  DurableObjectRunStore, RUN_PATH, SessionHolder, SESSION_PATH, STATUS_PATH, TASK_PATH, TASKS_PATH, TaskIndex, forgetTasks, objectRun, runStatus, taskPage,
 } from "./durable.js";
 import { MAX_TURNS } from "./app-tasks.js";
 import { OwnerKey, principalKey, scoped } from "./app-principal.js";
@@ -42,12 +42,14 @@ export function forward(namespace, request, { id, principal, body }) {
 
 /**
  * ListTasks' way into Durable Objects (app-task-list.js): a page of a principal's tasks (its
- * tasks object) and a task's latest turn (the task's object, named by its store key).
+ * tasks object), a task's latest turn (the task's object, named by its store key), and
+ * forgetting the tasks whose objects no longer keep them.
  */
 export function objectTasks(namespace) {
   return {
     page: (principal, query) => taskPage(namespace, principal, query),
     latest: (principal, taskId) => objectRun(namespace, scoped(principal, taskId), TASK_PATH),
+    forget: (principal, seqs) => forgetTasks(namespace, principal, seqs),
   };
 }
 

@@ -110,16 +110,21 @@ async function fromStore(server, context, { principal, protocol, contextId, stat
 
 /**
  * The same from Durable Objects (`objects`: `page(principal, query)` of the principal's tasks
- * object, `latest(key)` of a task's object: its latest turn, `{run, log}` or null).
+ * object, `latest(principal, taskId)` of a task's object: its latest turn, `{run, log}` or
+ * null; `forget(principal, seqs)` of the tasks found gone).
  */
 async function fromObjects(objects, { principal, protocol, contextId, status, before, pageSize }) {
   const limit = status == null ? pageSize + 1 : MAX_STATUS_SCAN;
   const { tasks, total } = await objects.page(principal, { protocol, contextId: contextId ?? null, before: Number.isFinite(before) ? before : null, limit });
   const page = [];
+  const gone = [];
   let matched = status == null ? total : 0;
   for (const { seq, taskId } of tasks) {
     const latest = await objects.latest(principal, taskId);
-    if (!latest) continue;
+    if (!latest) {
+      gone.push(seq);
+      continue;
+    }
     if (status != null) {
       if (!inState(status, latest.run, latest.run.status === "running" ? null : answerOf(latest.log, latest.run.protocol))) continue;
       matched++;
@@ -129,6 +134,11 @@ async function fromObjects(objects, { principal, protocol, contextId, status, be
   const more = page.length > pageSize;
   if (more) page.pop();
   const cut = !more && status != null && tasks.length === MAX_STATUS_SCAN ? tasks[tasks.length - 1].seq : null;
+  if (gone.length) {
+    // Past their retention: no longer listed, nor counted.
+    await objects.forget(principal, gone);
+    if (status == null) matched -= gone.length;
+  }
   return { page, matched, more, cut };
 }
 

@@ -387,7 +387,7 @@ export class TaskIndex {
     this.#storage = storage;
   }
 
-  /** Answers `{op: "add", taskId, protocol, contextId}` or `{op: "page", protocol, contextId, before, limit}`. */
+  /** Answers `{op: "add", taskId, protocol, contextId}`, `{op: "page", protocol, contextId, before, limit}` or `{op: "forget", seqs}`. */
   fetch(request) {
     const answer = this.#queue.then(() => this.#answer(request));
     this.#queue = answer.catch(() => {});
@@ -396,6 +396,12 @@ export class TaskIndex {
 
   async #answer(request) {
     const body = await request.json();
+    if (body.op === "forget") {
+      // Tasks whose objects no longer keep them (a listing found them gone).
+      const seqs = Array.isArray(body.seqs) ? body.seqs.filter(Number.isSafeInteger).slice(0, MAX_INDEXED_TASKS) : [];
+      if (seqs.length) await this.#storage.delete(seqs.map((seq) => `e:${String(seq).padStart(12, "0")}`));
+      return Response.json({ forgotten: seqs.length });
+    }
     if (body.op === "add") {
       const seq = ((await this.#storage.get("next")) ?? 0) + 1;
       await this.#storage.put({ next: seq, [`e:${String(seq).padStart(12, "0")}`]: { taskId: body.taskId, protocol: body.protocol, contextId: body.contextId } });
@@ -441,6 +447,17 @@ export async function objectRun(namespace, key, path = RUN_PATH) {
  */
 export async function taskPage(namespace, principal, query) {
   const res = await tasksOf(namespace, principal).fetch(`${INTERNAL_ORIGIN}${TASKS_PATH}`, { method: "POST", body: JSON.stringify({ op: "page", ...query }) });
+  return tasksAnswer(res);
+}
+
+/** Tells `principal`'s tasks object to forget the tasks `seqs` (their objects no longer keep them). */
+export async function forgetTasks(namespace, principal, seqs) {
+  const res = await tasksOf(namespace, principal).fetch(`${INTERNAL_ORIGIN}${TASKS_PATH}`, { method: "POST", body: JSON.stringify({ op: "forget", seqs }) });
+  return tasksAnswer(res);
+}
+
+/** The JSON of a tasks object's answer; STORE_UNAVAILABLE for any other. */
+async function tasksAnswer(res) {
   if (!res.ok) {
     await res.body?.cancel();
     throw storeUnavailable(NAME, `the tasks' object answered ${res.status}`);

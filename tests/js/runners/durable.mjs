@@ -246,13 +246,14 @@ try {
     const other = await list({}, { authorization: "Bearer stranger", "a2a-version": "1.0" });
     assert.deepEqual(other.result.tasks, []);
   });
-  await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks)", async () => {
+  await check("a session's object forgets its last run once the run's object no longer keeps it (its alarm asks); ListTasks forgets expired tasks", async () => {
     const shortPath = join(project, "durable-short-worker.mjs");
     writeFileSync(shortPath, `
 import { AgentApp } from "./${relative(project, entry)}";
 const app = new AgentApp({
   agent: (request, rb) => void rb.message().content("text").delta("hi"),
   runs: { durableObject: (env) => env.RUNS, retentionMs: 300 },
+  listTasks: "all",
 });
 export class AgentRuns extends app.DurableObject {}
 export default { fetch: app.fetch };
@@ -273,6 +274,17 @@ export default { fetch: app.fetch };
       while (await last() !== null) {
         assert.ok(Date.now() < deadline, "the session still names a run its object no longer keeps");
         await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // A task past its retention is no longer listed, nor counted.
+      const a2a = (body) => post(`${shortBase}/a2a`, { jsonrpc: "2.0", id: 1, ...body }, { "a2a-version": "1.0" }).then((r) => r.json());
+      const task = (await a2a({ method: "SendMessage", params: { message: { messageId: "s1", role: "ROLE_USER", parts: [{ text: "hi" }] } } })).result.task;
+      const listed = (await a2a({ method: "ListTasks", params: {} })).result;
+      assert.deepEqual([listed.tasks.map((t) => t.id), listed.totalSize], [[task.id], 1]);
+      for (let gone = false; !gone; ) {
+        assert.ok(Date.now() < deadline + 10_000, "an expired task is still listed");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const again = (await a2a({ method: "ListTasks", params: {} })).result;
+        gone = again.tasks.length === 0 && again.totalSize === 0;
       }
     } finally {
       await short.dispose();
