@@ -13,6 +13,14 @@ import { call } from "./instance.js";
 export const SOCKET_MAX_AGE_MS = 60 * 60 * 1000;
 /** WebSocket `readyState` OPEN. */
 const OPEN = 1;
+/**
+ * How much a socket may hold unsent (`bufferedAmount`, bytes) before a turn stops reading its
+ * run: a client that does not read holds the run back (its pace, then abandonment), not the
+ * server's memory.
+ */
+export const SOCKET_HIGH_WATER = 1024 * 1024;
+/** How often a socket over its high-water mark is looked at again (ms). */
+const DRAIN_POLL_MS = 10;
 const decoder = new TextDecoder();
 
 /**
@@ -23,7 +31,7 @@ const decoder = new TextDecoder();
  * @param {{ turn: (body: string, signal: AbortSignal) => Promise<Response>, maxBytes: number, maxAgeMs?: number }} options
  */
 export function serveSocket(socket, { turn, maxBytes, maxAgeMs = SOCKET_MAX_AGE_MS }) {
-  const state = { busy: false, cache: null, current: null, closed: false };
+  const state = { busy: false, cache: null, current: null, closed: false, socket };
   const send = (text) => {
     try {
       if (socket.readyState === OPEN) socket.send(text);
@@ -134,7 +142,7 @@ async function runTurn(state, body, { turn, maxBytes, send, error }) {
     const code = failure.field === "previous_response_id" ? "previous_response_not_found" : String(failure.code ?? "error").toLowerCase();
     return error(response.status, code, String(failure.message ?? "The turn could not start."), failure.field);
   }
-  const last = await forward(response.body, gone.signal, send);
+  const last = await forward(response.body, gone.signal, send, () => state.socket.bufferedAmount ?? 0);
   const final = last === null ? null : terminalResponse(last);
   if (create.store === false && final?.status === "completed") {
     const items = [...(continued ? create.input : input), ...(Array.isArray(final.output) ? final.output : [])];
@@ -158,9 +166,10 @@ function terminalResponse(data) {
 
 /**
  * Sends the data of each SSE event of `body` (a turn's stream, written by the core: `data:`
- * lines, comments between events) as one message; returns the last event's data (or null).
+ * lines, comments between events) as one message, reading no more while `buffered()` (the
+ * socket's unsent bytes) is over SOCKET_HIGH_WATER; returns the last event's data (or null).
  */
-async function forward(body, signal, send) {
+async function forward(body, signal, send, buffered) {
   const reader = body.getReader();
   const stop = () => reader.cancel().catch(() => {});
   signal.addEventListener("abort", stop, { once: true });
@@ -182,6 +191,7 @@ async function forward(body, signal, send) {
         send(last);
       }
       pending = pending.slice(start);
+      while (buffered() > SOCKET_HIGH_WATER && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
     }
   } finally {
     signal.removeEventListener("abort", stop);

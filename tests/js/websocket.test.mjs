@@ -285,3 +285,37 @@ test("fuzz: 400 seeded hostile messages on one socket, each answered (an error e
     await close();
   }
 });
+
+test("a socket over its high-water mark (bufferedAmount) is sent nothing more until it drains: a client that does not read holds its run back", async () => {
+  // The socket module itself, with a socket whose unsent bytes the test sets, and a turn whose
+  // stream counts how far it was read.
+  const { serveSocket, SOCKET_HIGH_WATER } = await import(new URL("../node_modules/agentwire/app-socket.js", import.meta.url).href);
+  const listeners = {};
+  const sent = [];
+  const socket = {
+    readyState: 1, bufferedAmount: 2 * SOCKET_HIGH_WATER,
+    send: (text) => sent.push(JSON.parse(text)), close() {},
+    addEventListener: (type, listener) => (listeners[type] = listener),
+  };
+  let pulled = 0;
+  const EVENTS = 100;
+  const encoder = new TextEncoder();
+  const turn = async () => new Response(new ReadableStream({
+    pull(c) {
+      if (pulled === EVENTS) return c.close();
+      const type = pulled === EVENTS - 1 ? "response.completed" : "response.output_text.delta";
+      c.enqueue(encoder.encode(`id: ${pulled}\nevent: ${type}\ndata: ${JSON.stringify({ type, sequence_number: pulled, response: { id: "r", status: "completed", output: [] } })}\n\n`));
+      pulled++;
+    },
+  }, { highWaterMark: 0 }), { headers: { "content-type": "text/event-stream" } });
+  serveSocket(socket, { turn, maxBytes: 1 << 20 });
+  listeners.message({ data: JSON.stringify({ type: "response.create", model: "m", input: "hi" }) });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.ok(pulled <= 2 && sent.length <= 2, `read ${pulled} events, sent ${sent.length} while the socket held ${socket.bufferedAmount} bytes`);
+  socket.bufferedAmount = 0;
+  const deadline = Date.now() + 5000;
+  while (sent.length < EVENTS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(sent.length, EVENTS);
+  assert.deepEqual(sent.map((e) => e.sequence_number), [...Array(EVENTS).keys()]);
+  listeners.close();
+});
