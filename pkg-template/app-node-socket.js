@@ -38,9 +38,10 @@ function headersOf(req) {
 }
 
 /**
- * The `upgrade` listener: `accepts(request)` (a GET `Request` of the upgrade) resolves to a
- * context when the app serves a WebSocket there, or throws an HttpError-like `{code, message}`;
- * `serve(ws, request, context)` serves an accepted one; `maxBytes` bounds a message;
+ * The `upgrade` listener: `accepts(request)` (a GET `Request` of the upgrade) resolves to the
+ * socket's release (called when it closes) when the app serves a WebSocket there, or throws an
+ * HttpError-like `{code, message}`;
+ * `serve(ws, request, release)` serves an accepted one; `maxBytes` bounds a message;
  * `report(error)` hears of failures.
  */
 export function nodeUpgrade({ accepts, serve, maxBytes, report }) {
@@ -65,6 +66,11 @@ export function nodeUpgrade({ accepts, serve, maxBytes, report }) {
       if (typeof e?.code === "string") return refuse(socket, e.code, e.message);
       throw e;
     }
+    // `context` (the socket's release) is given back if no socket is served after all.
+    let served = false;
+    socket.once("close", () => {
+      if (!served) context?.();
+    });
     if (server === null) {
       let ws;
       try {
@@ -77,8 +83,14 @@ export function nodeUpgrade({ accepts, serve, maxBytes, report }) {
       // closes the socket (1009) before it is buffered whole.
       server ??= new (ws.WebSocketServer ?? ws.default.WebSocketServer)({ noServer: true, maxPayload: maxBytes + OVER_BYTES });
     }
-    if (socket.destroyed) return undefined;
-    server.handleUpgrade(req, socket, head, (client) => serve(client, request, context));
+    if (socket.destroyed) {
+      context?.(); // closed meanwhile (a release is idempotent)
+      return undefined;
+    }
+    server.handleUpgrade(req, socket, head, (client) => {
+      served = true;
+      serve(client, request, context);
+    });
     return undefined;
   }
 }

@@ -19,6 +19,8 @@ const OPEN = 1;
  * server's memory.
  */
 export const SOCKET_HIGH_WATER = 1024 * 1024;
+/** The most sockets open at once per principal and in all (per instance): more are 429. */
+export const SOCKET_CAPS = { maxRunningPerPrincipal: 16, maxRunning: 1000 };
 /** How often a socket over its high-water mark is looked at again (ms). */
 const DRAIN_POLL_MS = 10;
 const decoder = new TextDecoder();
@@ -26,11 +28,12 @@ const decoder = new TextDecoder();
 /**
  * Serves the Responses WebSocket mode on `socket` (a WebSocket: Deno's, workerd's accepted
  * one, or the `ws` package's). `turn(body, signal)` answers one turn's POST body (a Response);
- * messages over `maxBytes` are refused; the socket is closed after `maxAgeMs`.
+ * messages over `maxBytes` are refused; the socket is closed after `maxAgeMs`; `closed()` is
+ * called once when it closes.
  * @param {{ send(data: string): void, close(code?: number, reason?: string): void, readyState: number, addEventListener(type: string, listener: (event: any) => void): void }} socket
- * @param {{ turn: (body: string, signal: AbortSignal) => Promise<Response>, maxBytes: number, maxAgeMs?: number }} options
+ * @param {{ turn: (body: string, signal: AbortSignal) => Promise<Response>, maxBytes: number, maxAgeMs?: number, closed?: () => void }} options
  */
-export function serveSocket(socket, { turn, maxBytes, maxAgeMs = SOCKET_MAX_AGE_MS }) {
+export function serveSocket(socket, { turn, maxBytes, maxAgeMs = SOCKET_MAX_AGE_MS, closed: onClosed = undefined }) {
   const state = { busy: false, cache: null, current: null, closed: false, socket };
   const send = (text) => {
     try {
@@ -56,6 +59,7 @@ export function serveSocket(socket, { turn, maxBytes, maxAgeMs = SOCKET_MAX_AGE_
     clearTimeout(aged);
     state.current?.abort();
     state.cache = null;
+    onClosed?.();
   };
   socket.addEventListener("close", closed);
   socket.addEventListener("error", closed);

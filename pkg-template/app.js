@@ -21,7 +21,8 @@ import { FollowCaps } from "./app-tasks.js";
 import { answerA2a, readCall, runOfCall } from "./app-a2a.js";
 import { nodeListener } from "./app-node.js";
 import { nodeUpgrade } from "./app-node-socket.js";
-import { acceptSocket, serveSocket } from "./app-socket.js";
+import { SOCKET_CAPS, acceptSocket, serveSocket } from "./app-socket.js";
+import { RunCaps } from "./app-caps.js";
 import { ForwardedCaps, durableObjectClass, forward, internalOf, objectTasks, releasingAtEnd } from "./app-durable.js";
 import { afterRunEnd } from "./app-wait.js";
 import { cardAnswer, serviceInfo } from "./app-card.js";
@@ -69,6 +70,7 @@ export class AgentApp {
   #forwarded = null;
   #a2aPaths = new Set();
   #compactPath = null;
+  #sockets = new RunCaps(SOCKET_CAPS);
 
   constructor(options, inside = undefined) {
     this.#o = readOptions(options);
@@ -106,7 +108,7 @@ export class AgentApp {
     /** A `node:http` `upgrade` listener: `server.on("upgrade", app.nodeUpgrade)` (the Responses WebSocket mode; needs `ws`). */
     this.nodeUpgrade = nodeUpgrade({
       accepts: (request) => this.#socketAccepted(request),
-      serve: (ws, request) => this.#socketServer(request)(ws),
+      serve: (ws, request, release) => this.#socketServer(request, release)(ws),
       maxBytes: this.#o.maxBodyBytes,
       report: (e) => this.#report(e),
     });
@@ -257,12 +259,13 @@ export class AgentApp {
   }
 
   /** `GET <responses>` upgraded to a WebSocket where the runtime does it in a fetch handler (app-socket.js). */
-  #socket(request, { env, ctx }) {
+  #socket(request, { principal, env, ctx }) {
     const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
     // Its headers are read before the upgrade (Deno closes the request then).
-    const serve = upgrade ? this.#socketServer(request, env, ctx) : null;
-    const accepted = serve ? acceptSocket(request, serve) : null;
+    const release = upgrade ? this.#sockets.take(principalKey(principal)) : null;
+    const accepted = release ? acceptSocket(request, this.#socketServer(request, release, env, ctx)) : null;
     if (accepted) return accepted;
+    release?.();
     throw new HttpError("METHOD_NOT_ALLOWED", "GET is not allowed here (a WebSocket upgrade is).", undefined, { allow: "POST, GET, OPTIONS" });
   }
 
@@ -270,17 +273,18 @@ export class AgentApp {
   async #socketAccepted(request) {
     const { pathname } = requestUrl(request);
     if (!this.#o.protocols.responses || pathname !== this.#o.paths.responses) throw new HttpError("NOT_FOUND", `No route ${pathname}.`);
-    await this.#principal(request);
+    // Its place among the sockets a principal may hold (429 past them), released when it closes.
+    return this.#sockets.take(principalKey(await this.#principal(request)));
   }
 
   /** What serves the Responses WebSocket mode on a socket of `upgrade`: each turn a POST to this app, with the upgrade's headers (and `env`, `ctx`). */
-  #socketServer(upgrade, env = undefined, ctx = undefined) {
+  #socketServer(upgrade, release, env = undefined, ctx = undefined) {
     const { url } = upgrade;
     const headers = new Headers(upgrade.headers);
     for (const name of ["upgrade", "connection", "content-length", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol"]) headers.delete(name);
     headers.set("content-type", "application/json");
     const turn = (body, signal) => this.fetch(new Request(url, { method: "POST", headers, body, signal }), env, ctx);
-    return (ws) => serveSocket(ws, { turn, maxBytes: this.#o.maxBodyBytes });
+    return (ws) => serveSocket(ws, { turn, maxBytes: this.#o.maxBodyBytes, closed: release });
   }
 
   /**

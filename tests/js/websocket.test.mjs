@@ -319,3 +319,26 @@ test("a socket over its high-water mark (bufferedAmount) is sent nothing more un
   assert.deepEqual(sent.map((e) => e.sequence_number), [...Array(EVENTS).keys()]);
   listeners.close();
 });
+
+test("sockets are capped per principal (16): past it an upgrade is 429; a closed socket frees its place", async () => {
+  const { port, close } = await serve({
+    agent: (request, rb) => void rb.message().content("text").delta("hi"),
+    authorize: (request) => request.headers.get("authorization")?.slice(7) || null,
+  });
+  try {
+    const open = [];
+    for (let i = 0; i < 16; i++) open.push(await socketTo(port, { authorization: "Bearer many" }));
+    assert.match(await rawUpgrade(port, { extra: "Authorization: Bearer many\r\n" }), /^HTTP\/1\.1 429 [^]*"code":"TOO_MANY_RUNS"/);
+    // Another principal is not held back; a closed socket frees its place.
+    const other = await socketTo(port, { authorization: "Bearer other" });
+    const closed = new Promise((resolve) => open[0].ws.once("close", resolve));
+    open[0].ws.close();
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await socketTo(port, { authorization: "Bearer many" });
+    assert.equal((await again.turn({ type: "response.create", model: "m", input: "hi" })).at(-1).type, "response.completed");
+    for (const s of [...open.slice(1), other, again]) s.ws.close();
+  } finally {
+    await close();
+  }
+});
