@@ -76,13 +76,7 @@ pub fn streaming_request(
             .with_field("input")
         })?;
     let v1 = version == A2aVersion::V1_0;
-    let mut parts: Vec<Value> = last
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|p| part(p, v1))
-        .collect();
+    let mut parts = parts_of(last, v1);
     if parts.is_empty() {
         parts.push(if v1 {
             json!({"text": ""})
@@ -94,22 +88,14 @@ pub fn streaming_request(
         Some(id) if !id.is_empty() => id.to_owned(),
         _ => new_id("msg_")?,
     };
-    let mut message = Map::new();
-    if !v1 {
-        message.insert("kind".into(), Value::from("message"));
-    }
-    message.insert("messageId".into(), Value::String(message_id));
-    message.insert(
-        "role".into(),
-        Value::from(if v1 { "ROLE_USER" } else { "user" }),
+    let message = a2a_message(
+        v1,
+        message_id,
+        if v1 { "ROLE_USER" } else { "user" },
+        parts,
+        request.session_id.as_deref().filter(|c| !c.is_empty()),
+        task_id.filter(|t| !t.is_empty()),
     );
-    message.insert("parts".into(), Value::Array(parts));
-    if let Some(c) = request.session_id.as_deref().filter(|c| !c.is_empty()) {
-        message.insert("contextId".into(), Value::from(c));
-    }
-    if let Some(t) = task_id.filter(|t| !t.is_empty()) {
-        message.insert("taskId".into(), Value::from(t));
-    }
     Ok(json!({
         "jsonrpc": "2.0",
         "id": rpc_id,
@@ -163,13 +149,7 @@ pub fn history_messages(
             }
             _ => continue,
         };
-        let parts: Vec<Value> = m
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|p| part(p, v1))
-            .collect();
+        let parts = parts_of(m, v1);
         if parts.is_empty() {
             continue;
         }
@@ -177,20 +157,46 @@ pub fn history_messages(
             Some(id) if !id.is_empty() => id.to_owned(),
             _ => format!("{task_id}-history-{n}"),
         };
-        let mut message = Map::new();
-        if !v1 {
-            message.insert("kind".into(), Value::from("message"));
-        }
-        message.insert("messageId".into(), Value::String(id));
-        message.insert("role".into(), Value::from(role));
-        message.insert("parts".into(), Value::Array(parts));
-        message.insert("taskId".into(), Value::from(task_id));
-        if let Some(c) = context_id {
-            message.insert("contextId".into(), Value::from(c));
-        }
+        let message = a2a_message(v1, id, role, parts, context_id, Some(task_id));
         out.push(Value::Object(message));
     }
     out
+}
+
+/// The parts of Agent API message `m` that A2A carries, in the version's shape.
+fn parts_of(m: &Value, v1: bool) -> Vec<Value> {
+    m.get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| part(p, v1))
+        .collect()
+}
+
+/// An A2A message of the version: `kind` (0.3), `messageId`, `role`, `parts`, then `contextId`
+/// and `taskId` when given.
+fn a2a_message(
+    v1: bool,
+    id: String,
+    role: &str,
+    parts: Vec<Value>,
+    context_id: Option<&str>,
+    task_id: Option<&str>,
+) -> Map<String, Value> {
+    let mut message = Map::new();
+    if !v1 {
+        message.insert("kind".into(), Value::from("message"));
+    }
+    message.insert("messageId".into(), Value::String(id));
+    message.insert("role".into(), Value::from(role));
+    message.insert("parts".into(), Value::Array(parts));
+    if let Some(c) = context_id {
+        message.insert("contextId".into(), Value::from(c));
+    }
+    if let Some(t) = task_id {
+        message.insert("taskId".into(), Value::from(t));
+    }
+    message
 }
 
 /// One Agent API content part as an A2A part of the version (`None`: one A2A cannot carry).
