@@ -4,7 +4,7 @@
 // request, it is answered (a 4xx/5xx written by the core) or its socket destroyed; nothing it
 // does can end the process.
 import { call } from "./instance.js";
-import { urlOf } from "./app-node.js";
+import { headersOf, urlOf } from "./app-node.js";
 
 /** The package the sockets come from, named through a variable so that bundlers leave it out. */
 const WS_PACKAGE = "ws";
@@ -22,19 +22,6 @@ function refuse(socket, code, message) {
   } catch {
     socket.destroy();
   }
-}
-
-/** The upgrade request's headers as a fetch `Headers` (any value it refuses left out). */
-function headersOf(req) {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    try {
-      headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    } catch {
-      // A name or value the fetch API refuses: not one authorize can use.
-    }
-  }
-  return headers;
 }
 
 /**

@@ -33,6 +33,20 @@ export function urlOf(req) {
   }
 }
 
+/** The request's headers as a fetch `Headers` (a value the fetch API refuses left out). */
+export function headersOf(req) {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    try {
+      if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+      else if (value !== undefined) headers.set(key, value);
+    } catch {
+      // A value the fetch API refuses: left out, as a fetch runtime would refuse the request.
+    }
+  }
+  return headers;
+}
+
 /**
  * A `node:http` request listener serving `fetch`: `maxBodyBytes` bounds what is discarded of a
  * body the handler left unread; `report(error, request)` hears of failures.
@@ -69,15 +83,7 @@ async function serve(fetch, req, res, maxBodyBytes, report) {
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    try {
-      if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-      else if (value !== undefined) headers.set(key, value);
-    } catch {
-      // A value the fetch API refuses: left out, as a fetch runtime would refuse the request.
-    }
-  }
+  const headers = headersOf(req);
   const hasBody = method !== "GET" && method !== "HEAD";
   // `duplex: "half"`: a streamed request body (the fetch standard's, not yet in every RequestInit type).
   /** @type {any} */

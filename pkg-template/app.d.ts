@@ -235,7 +235,7 @@ export declare class AgentApp {
    * route: `server.on("upgrade", app.nodeUpgrade)`. Needs the `ws` package (an optional peer
    * dependency); Deno and Workers upgrade from `app.fetch` itself.
    */
-  readonly nodeUpgrade: (req: NodeIncomingMessageLike & { rawHeaders: string[] }, socket: NodeSocketLike, head: Uint8Array) => void;
+  readonly nodeUpgrade: (req: NodeIncomingMessageLike, socket: NodeSocketLike, head: Uint8Array) => void;
   /** Adds a route: `handler(request, context)` answers `method` requests to `path`. */
   addEndpoint(endpoint: {
     method: string;
