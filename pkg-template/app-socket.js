@@ -7,7 +7,7 @@
 // (`previous_response_id` and only the new input): the socket keeps the conversation of its last
 // one (input and output items); a turn that fails while continuing it forgets it, and another
 // socket never has it (`previous_response_not_found`, as for an unknown id).
-import { call } from "./instance.js";
+import { call, failure, instance, release } from "./instance.js";
 
 /** How long a socket stays open (ms), as OpenAI's (`websocket_connection_limit_reached`). */
 export const SOCKET_MAX_AGE_MS = 60 * 60 * 1000;
@@ -169,36 +169,39 @@ function terminalResponse(data) {
 }
 
 /**
- * Sends the data of each SSE event of `body` (a turn's stream, written by the core: `data:`
- * lines, comments between events) as one message, reading no more while `buffered()` (the
+ * Sends the data of each SSE event of `body` (a turn's stream, written by the core; read by the
+ * core's decoder, `SseDataReader`) as one message, reading no more while `buffered()` (the
  * socket's unsent bytes) is over SOCKET_HIGH_WATER; returns the last event's data (or null).
  */
 async function forward(body, signal, send, buffered) {
   const reader = body.getReader();
   const stop = () => reader.cancel().catch(() => {});
   signal.addEventListener("abort", stop, { once: true });
-  const stream = new TextDecoder();
-  let pending = "";
+  const inst = instance();
+  let events;
+  try {
+    events = new inst.exports.SseDataReader();
+  } catch (error) {
+    throw failure(inst, error);
+  }
   let last = null;
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      // A turn's stream ends after its last whole event: an event cut short is not sent.
       if (done || signal.aborted) break;
-      pending += stream.decode(value, { stream: true });
-      let start = 0;
-      let end;
-      while ((end = pending.indexOf("\n\n", start)) !== -1) {
-        const data = pending.slice(start, end).split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(line[5] === " " ? 6 : 5));
-        start = end + 2;
-        if (data.length === 0) continue; // a comment (keep-alive) or an event without data
-        last = data.join("\n");
-        send(last);
+      let data;
+      try {
+        data = events.push(value);
+      } catch (error) {
+        throw failure(inst, error);
       }
-      pending = pending.slice(start);
+      for (const text of data) send((last = text));
       while (buffered() > SOCKET_HIGH_WATER && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
     }
   } finally {
     signal.removeEventListener("abort", stop);
+    release(inst, events);
   }
   return last;
 }

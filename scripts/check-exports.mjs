@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dir = resolve(process.argv[2] ?? "pkg");
-const INTERNAL = new Set(["wasmMemory", "httpError", "lostRunEvent", "sseKeepalive", "responsesInputList", "responsesCompactRequest", "responsesCompaction", "responsesSocketError", "a2aAnswer", "a2aListAnswer", "a2aSubscribeHead", "a2aRebindId", "a2aStreamingSend", "a2aTaskRequest", "agUiMessages", "responsesInput", "responsesStart"]); // used by the package's own JS classes only
+const INTERNAL = new Set(["wasmMemory", "httpError", "lostRunEvent", "sseKeepalive", "responsesInputList", "responsesCompactRequest", "responsesCompaction", "responsesSocketError", "SseDataReader", "a2aAnswer", "a2aListAnswer", "a2aSubscribeHead", "a2aRebindId", "a2aStreamingSend", "a2aTaskRequest", "agUiMessages", "responsesInput", "responsesStart"]); // used by the package's own JS classes only
 const JS_ONLY = new Set(["AgentApp", "upstream", "MemoryRunStore", "RedisRunStore", "RunStoreError", "translate", "AgentwireError", "nextTurn", "toAgUiMessages", "fromAgUiMessages", "toResponsesInput", "fromResponsesInput", "convertHistory", "answerInterrupts"]); // plain JS: a function around a glue class, the error class, the conversation helpers (conversation.js, interrupts.js)
 // A glue class `XCore` is wrapped by the JS class `X` (e.g. StreamAssemblerCore → StreamAssembler
 // in assembler.js): the public name is the wrapper's.

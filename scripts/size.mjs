@@ -28,7 +28,7 @@ import { basename, dirname, join } from "node:path";
 const BUDGET = 100_000;
 const MEASURED_WITH = "rustc 1.95.0 ";
 const MODULES = [
-  { name: "agentwire", dir: ".", ceiling: 429_500, budget: false },
+  { name: "agentwire", dir: ".", ceiling: 431_500, budget: false },
   { name: "agentwire/lite", dir: "lite", ceiling: 99_900, budget: true },
   { name: "agentwire/client", dir: "client", ceiling: 229_600, budget: false },
 ];

@@ -15,6 +15,7 @@
 //! option bags and builder values inside a `try` and passes their JSON text, so a JS exception
 //! never unwinds through wasm frames. And should a call still trap, the JS layer
 //! (`pkg-template/instance.js`) discards the instance and makes a fresh one for new objects.
+//! - [`sse`]: `SseDataReader`, the data of a stream's events for JS that passes them on.
 //! - [`types`]: the hand-written TypeScript declarations of the values that cross.
 //!
 //! The module is public only so that the wasm-bindgen tests (`tests/wasm_*.rs`) can call the
@@ -36,6 +37,8 @@ pub mod interrupts;
 pub mod options;
 mod outbox;
 pub mod parse;
+#[cfg(feature = "full")]
+pub mod sse;
 #[cfg(feature = "full")]
 pub mod translate;
 mod types;

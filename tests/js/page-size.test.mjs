@@ -16,7 +16,7 @@ const skip = !ROOT && process.env.AGENTWIRE_ALLOW_SKIP === "1" ? "AGENTWIRE_ROOT
 
 /** Per entry: the ceiling of its page (B, gzip -9 of JS + wasm) and the budget it aims at. */
 export const PAGES = {
-  "agentwire": { ceiling: 434_200, budget: null },
+  "agentwire": { ceiling: 436_300, budget: null },
   "agentwire/client": { ceiling: 234_600, budget: 175_000 },
   "agentwire/lite": { ceiling: 105_900, budget: 80_000 },
 };
